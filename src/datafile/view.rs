@@ -1,0 +1,634 @@
+//! [`DatafileView`]: the validated, borrowed view of a datafile.
+
+use core::iter::FusedIterator;
+
+use uuid::Uuid;
+use zerocopy::FromBytes;
+use zerocopy::little_endian::I32;
+
+use super::raw::{HEADER_LEN, Header, ItemHeader, ItemType};
+use super::{ITEMTYPE_EX, data_string};
+use crate::error::{Error, ErrorKind, Result};
+
+/// Highest number of item types a datafile may declare (DDNet's limit).
+const MAX_ITEM_TYPES: u64 = 65_536;
+
+/// A datafile, validated once by [`DatafileView::parse`] and then read in
+/// place: every accessor is cheap and none can panic.
+#[derive(Clone, Copy, Debug)]
+pub struct DatafileView<'a> {
+    file: &'a [u8],
+    version: u32,
+    item_types: &'a [ItemType],
+    item_offsets: &'a [I32],
+    data_offsets: &'a [I32],
+    /// Empty for version 3.
+    data_sizes: &'a [I32],
+    items_start: usize,
+    items: &'a [u8],
+    data_start: usize,
+    data: &'a [u8],
+}
+
+/// One item: a type, an id and little-endian ints borrowed from the file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Item<'a> {
+    type_id: u16,
+    id: u16,
+    data: &'a [I32],
+    offset: usize,
+}
+
+impl<'a> Item<'a> {
+    /// The item's type (for UUID types, the file's internal type number).
+    #[must_use]
+    pub const fn type_id(&self) -> u16 {
+        self.type_id
+    }
+
+    /// The item's id, unique within its type.
+    #[must_use]
+    pub const fn id(&self) -> u16 {
+        self.id
+    }
+
+    /// The item's data ints, borrowed in place.
+    #[must_use]
+    pub const fn data(&self) -> &'a [I32] {
+        self.data
+    }
+
+    /// The data int at `index` as an `i32`, if the item is long enough.
+    #[must_use]
+    pub fn int(&self, index: usize) -> Option<i32> {
+        self.data.get(index).map(|v| v.get())
+    }
+
+    /// Byte offset of the item's header in the file.
+    #[must_use]
+    pub const fn offset(&self) -> usize {
+        self.offset
+    }
+}
+
+/// One entry of the item type table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct ItemTypeEntry {
+    /// The item type.
+    pub type_id: u16,
+    /// Index of its first item.
+    pub start: usize,
+    /// Number of its items.
+    pub count: usize,
+}
+
+fn header_field(file_offset: usize, value: I32) -> Result<u64> {
+    u64::try_from(value.get()).map_err(|_| Error::corrupt("negative header field", file_offset))
+}
+
+/// Reads a table of `n` `T`s at `*pos` and advances `*pos`.
+fn table<'a, T: FromBytes + zerocopy::KnownLayout + zerocopy::Immutable>(
+    file: &'a [u8],
+    pos: &mut usize,
+    n: usize,
+) -> Result<&'a [T]> {
+    let rest = file.get(*pos..).unwrap_or_default();
+    let (out, tail) =
+        <[T]>::ref_from_prefix_with_elems(rest, n).map_err(|_| Error::truncated(file.len()))?;
+    *pos = file.len().saturating_sub(tail.len());
+    Ok(out)
+}
+
+/// Checks that `offsets` start at 0, strictly increase and stay below
+/// `section_len`; `table_at` is the table's file offset, for errors.
+fn check_offsets(offsets: &[I32], section_len: usize, table_at: usize) -> Result<()> {
+    let mut prev: Option<i32> = None;
+    for (i, off) in offsets.iter().enumerate() {
+        let at = table_at.saturating_add(i.saturating_mul(4));
+        let off = off.get();
+        let ok_order = match prev {
+            None => off == 0,
+            Some(p) => off > p,
+        };
+        if !ok_order {
+            return Err(Error::corrupt("offsets do not start at 0 and increase", at));
+        }
+        if usize::try_from(off).map_or(true, |o| o >= section_len) {
+            return Err(Error::new(ErrorKind::OutOfBounds, at));
+        }
+        prev = Some(off);
+    }
+    if offsets.is_empty() && section_len != 0 {
+        return Err(Error::corrupt("section has bytes but no entries", table_at));
+    }
+    Ok(())
+}
+
+/// A set of 16-bit ids on the stack (8 KiB), for the uniqueness checks.
+struct IdSet([u64; 1024]);
+
+impl IdSet {
+    /// Inserts `id`; returns false if it was present.
+    fn insert(&mut self, id: u16) -> bool {
+        let (word, bit) = (usize::from(id >> 6), 1u64 << (id & 63));
+        match self.0.get_mut(word) {
+            Some(w) if *w & bit == 0 => {
+                *w |= bit;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn remove(&mut self, id: u16) {
+        if let Some(w) = self.0.get_mut(usize::from(id >> 6)) {
+            *w &= !(1u64 << (id & 63));
+        }
+    }
+}
+
+impl<'a> DatafileView<'a> {
+    /// Validates `file` as a version 3 or 4 datafile and returns a view of it.
+    ///
+    /// Applies every structural rule DDNet checks when it opens a map: the
+    /// magic and version, non-negative counts, the exact file length, the
+    /// `size`/`swaplen` fields (accepting the old-v4 writers that left the
+    /// data size table out of them), a consistent item type table, increasing
+    /// item and data offsets, and per item a size matching its offsets, the
+    /// type of its table entry and an id unique within its type (duplicates
+    /// are tolerated for type 0xFFFF). Work is proportional to the file's
+    /// real size, never to a count it claims.
+    pub fn parse(file: &'a [u8]) -> Result<Self> {
+        let Some(magic) = file.get(..4) else {
+            return Err(Error::truncated(file.len()));
+        };
+        if magic != b"DATA" && magic != b"ATAD" {
+            return Err(Error::new(ErrorKind::BadMagic, 0));
+        }
+        let (header, _) = Header::ref_from_prefix(file).map_err(|_| {
+            // A short file with a valid magic: report the version first if
+            // it is readable and wrong.
+            let version = file
+                .get(4..8)
+                .and_then(|v| <[u8; 4]>::try_from(v).ok())
+                .map(i32::from_le_bytes);
+            match version {
+                Some(v) if v != 3 && v != 4 => {
+                    Error::new(ErrorKind::UnsupportedVersion(i64::from(v)), 4)
+                }
+                _ => Error::truncated(file.len()),
+            }
+        })?;
+        let version = match header.version.get() {
+            3 => 3u32,
+            4 => 4u32,
+            v => return Err(Error::new(ErrorKind::UnsupportedVersion(i64::from(v)), 4)),
+        };
+        let num_item_types = header_field(16, header.num_item_types)?;
+        let num_items = header_field(20, header.num_items)?;
+        let num_data = header_field(24, header.num_data)?;
+        let item_size = header_field(28, header.item_size)?;
+        let data_size = header_field(32, header.data_size)?;
+        if num_item_types > MAX_ITEM_TYPES {
+            return Err(Error::corrupt("more than 65536 item types", 16));
+        }
+        if item_size % 4 != 0 {
+            return Err(Error::corrupt("item section size not a multiple of 4", 28));
+        }
+
+        // Every field is below 2^31, so this u64 arithmetic never saturates.
+        let data_tables = if version == 4 { 8 } else { 4 };
+        let expected_len = [
+            HEADER_LEN as u64,
+            num_item_types.saturating_mul(12),
+            num_items.saturating_mul(4),
+            num_data.saturating_mul(data_tables),
+            item_size,
+            data_size,
+        ]
+        .iter()
+        .fold(0u64, |sum, &n| sum.saturating_add(n));
+        let file_len = file.len() as u64;
+        if expected_len != file_len {
+            return Err(Error::corrupt(
+                "header sizes do not match the file length",
+                8,
+            ));
+        }
+        // i64 arithmetic on values below 2^33: cannot overflow.
+        let size = i64::from(header.size.get()).saturating_add(16);
+        let swaplen = i64::from(header.swaplen.get()).saturating_add(16);
+        let file_len_i = i64::try_from(file_len).unwrap_or(i64::MAX);
+        let swap_end = file_len_i.saturating_sub(i64::try_from(data_size).unwrap_or(i64::MAX));
+        // Old v4 writers left the data size table out of size and swaplen.
+        let quirk = if version == 4 {
+            i64::try_from(num_data).unwrap_or(0).saturating_mul(4)
+        } else {
+            0
+        };
+        let sizes_ok = size == file_len_i && swaplen == swap_end;
+        let quirk_ok = quirk != 0
+            && size.saturating_add(quirk) == file_len_i
+            && swaplen.saturating_add(quirk) == swap_end;
+        if !sizes_ok && !quirk_ok {
+            return Err(Error::corrupt(
+                "size/swaplen fields do not match the file",
+                8,
+            ));
+        }
+
+        // All counts fit the file, so they fit usize.
+        let to_usize = |v: u64| usize::try_from(v).unwrap_or(usize::MAX);
+        let mut pos = HEADER_LEN;
+        let item_types = table::<ItemType>(file, &mut pos, to_usize(num_item_types))?;
+        let item_offsets_at = pos;
+        let item_offsets = table::<I32>(file, &mut pos, to_usize(num_items))?;
+        let data_offsets_at = pos;
+        let data_offsets = table::<I32>(file, &mut pos, to_usize(num_data))?;
+        let data_sizes_at = pos;
+        let data_sizes = if version == 4 {
+            table::<I32>(file, &mut pos, to_usize(num_data))?
+        } else {
+            &[]
+        };
+        let items_start = pos;
+        let items = crate::bytes::subslice(file, pos, to_usize(item_size))?;
+        let data_start = items_start.saturating_add(items.len());
+        let data = file.get(data_start..).unwrap_or_default();
+
+        check_offsets(item_offsets, items.len(), item_offsets_at)?;
+        check_offsets(data_offsets, data.len(), data_offsets_at)?;
+        for (i, s) in data_sizes.iter().enumerate() {
+            if s.get() < 0 {
+                let at = data_sizes_at.saturating_add(i.saturating_mul(4));
+                return Err(Error::corrupt("negative data size", at));
+            }
+        }
+
+        let view = Self {
+            file,
+            version,
+            item_types,
+            item_offsets,
+            data_offsets,
+            data_sizes,
+            items_start,
+            items,
+            data_start,
+            data,
+        };
+        view.check_items()?;
+        Ok(view)
+    }
+
+    /// Checks the item type table and every item against it.
+    fn check_items(&self) -> Result<()> {
+        let mut types_seen = IdSet([0; 1024]);
+        let mut ids = IdSet([0; 1024]);
+        let mut running = 0usize;
+        for (t, entry) in self.item_types.iter().enumerate() {
+            let at = HEADER_LEN.saturating_add(t.saturating_mul(12));
+            let type_id = u16::try_from(entry.type_id.get())
+                .map_err(|_| Error::corrupt("item type outside 0..=65535", at))?;
+            if !types_seen.insert(type_id) {
+                return Err(Error::corrupt("item type listed twice", at));
+            }
+            let count = usize::try_from(entry.num.get())
+                .ok()
+                .filter(|&n| n > 0)
+                .ok_or(Error::corrupt(
+                    "item type with no items",
+                    at.saturating_add(8),
+                ))?;
+            if usize::try_from(entry.start.get()).ok() != Some(running) {
+                return Err(Error::corrupt(
+                    "item type start is not the running count",
+                    at.saturating_add(4),
+                ));
+            }
+            let end = running.saturating_add(count);
+            if end > self.item_offsets.len() {
+                return Err(Error::corrupt(
+                    "item types claim more items than the file has",
+                    at,
+                ));
+            }
+            for index in running..end {
+                let item = self.check_item(index)?;
+                if item.type_id != type_id {
+                    return Err(Error::corrupt(
+                        "item type differs from its table entry",
+                        item.offset,
+                    ));
+                }
+                if !ids.insert(item.id) && type_id != ITEMTYPE_EX {
+                    return Err(Error::corrupt(
+                        "duplicate item id within a type",
+                        item.offset,
+                    ));
+                }
+            }
+            for index in running..end {
+                ids.remove(self.item(index).map_or(0, |i| i.id));
+            }
+            running = end;
+        }
+        if running != self.item_offsets.len() {
+            return Err(Error::corrupt("item types do not cover every item", 20));
+        }
+        Ok(())
+    }
+
+    /// Locates and checks item `index` against its offsets.
+    fn check_item(&self, index: usize) -> Result<Item<'a>> {
+        let Some(off) = self.item_offsets.get(index) else {
+            return Err(Error::new(ErrorKind::OutOfBounds, self.items_start));
+        };
+        let start = usize::try_from(off.get()).unwrap_or(usize::MAX);
+        let end = match self.item_offsets.get(index.saturating_add(1)) {
+            Some(next) => usize::try_from(next.get()).unwrap_or(usize::MAX),
+            None => self.items.len(),
+        };
+        let at = self.items_start.saturating_add(start);
+        let body = self.items.get(start..end).unwrap_or_default();
+        let Ok((head, rest)) = ItemHeader::ref_from_prefix(body) else {
+            return Err(Error::corrupt("item shorter than its header", at));
+        };
+        if usize::try_from(head.size.get()).ok() != Some(rest.len()) {
+            return Err(Error::corrupt(
+                "item size does not match its offsets",
+                at.saturating_add(4),
+            ));
+        }
+        let data = <[I32]>::ref_from_bytes(rest)
+            .map_err(|_| Error::corrupt("item size not a multiple of 4", at.saturating_add(4)))?;
+        let v = head.type_and_id.get().cast_unsigned();
+        Ok(Item {
+            type_id: (v >> 16) as u16,
+            id: (v & 0xFFFF) as u16,
+            data,
+            offset: at,
+        })
+    }
+
+    /// The datafile version: 3 or 4.
+    #[must_use]
+    pub const fn version(&self) -> u32 {
+        self.version
+    }
+
+    /// The whole file this view reads.
+    #[must_use]
+    pub const fn as_bytes(&self) -> &'a [u8] {
+        self.file
+    }
+
+    /// Number of entries in the item type table.
+    #[must_use]
+    pub const fn item_type_count(&self) -> usize {
+        self.item_types.len()
+    }
+
+    /// Number of items.
+    #[must_use]
+    pub const fn item_count(&self) -> usize {
+        self.item_offsets.len()
+    }
+
+    /// Number of data items.
+    #[must_use]
+    pub const fn data_count(&self) -> usize {
+        self.data_offsets.len()
+    }
+
+    /// The item type table, in file order.
+    pub fn item_types(&self) -> impl ExactSizeIterator<Item = ItemTypeEntry> + 'a {
+        self.item_types.iter().map(|t| ItemTypeEntry {
+            // Validated in parse: 0..=65535 and non-negative counts.
+            type_id: u16::try_from(t.type_id.get()).unwrap_or(0),
+            start: usize::try_from(t.start.get()).unwrap_or(0),
+            count: usize::try_from(t.num.get()).unwrap_or(0),
+        })
+    }
+
+    /// Item number `index` in file order, or `None` past the end.
+    #[must_use]
+    pub fn item(&self, index: usize) -> Option<Item<'a>> {
+        // Validated in parse, so this cannot fail for an index in range.
+        self.check_item(index).ok()
+    }
+
+    /// Every item in file order.
+    #[must_use]
+    pub fn items(&self) -> Items<'a> {
+        Items {
+            view: *self,
+            next: 0,
+            end: self.item_count(),
+        }
+    }
+
+    /// The item type table entry of `type_id`, if the file has that type.
+    #[must_use]
+    pub fn item_type(&self, type_id: u16) -> Option<ItemTypeEntry> {
+        self.item_types().find(|t| t.type_id == type_id)
+    }
+
+    /// The items of one type, in file order (empty if the type is absent).
+    #[must_use]
+    pub fn items_of_type(&self, type_id: u16) -> Items<'a> {
+        match self.item_type(type_id) {
+            Some(t) => Items {
+                view: *self,
+                next: t.start,
+                end: t.start.saturating_add(t.count),
+            },
+            None => Items {
+                view: *self,
+                next: 0,
+                end: 0,
+            },
+        }
+    }
+
+    /// The item with this type and id.
+    #[must_use]
+    pub fn find_item(&self, type_id: u16, id: u16) -> Option<Item<'a>> {
+        self.items_of_type(type_id).find(|i| i.id == id)
+    }
+
+    /// The UUID of an extended item type: `Some` when `type_id` is above
+    /// 0x8000, is not 0xFFFF, and a 0xFFFF index item with that id holds at
+    /// least 16 bytes. Other types are plain numbers and give `None`.
+    #[must_use]
+    pub fn type_uuid(&self, type_id: u16) -> Option<Uuid> {
+        if type_id <= 0x8000 || type_id == ITEMTYPE_EX {
+            return None;
+        }
+        self.find_item(ITEMTYPE_EX, type_id)
+            .and_then(|i| uuid_from_ints(i.data))
+    }
+
+    /// The internal type number this file uses for the extended type `uuid`.
+    #[must_use]
+    pub fn type_for_uuid(&self, uuid: &Uuid) -> Option<u16> {
+        self.items_of_type(ITEMTYPE_EX)
+            .find(|i| {
+                i.id > 0x8000
+                    && i.id != ITEMTYPE_EX
+                    && uuid_from_ints(i.data).as_ref() == Some(uuid)
+            })
+            .map(|i| i.id)
+    }
+
+    /// The items of the extended type `uuid` (empty if the file has none).
+    #[must_use]
+    pub fn items_of_uuid(&self, uuid: &Uuid) -> Items<'a> {
+        match self.type_for_uuid(uuid) {
+            Some(t) => self.items_of_type(t),
+            None => Items {
+                view: *self,
+                next: 0,
+                end: 0,
+            },
+        }
+    }
+
+    /// The stored bytes of data item `index` (zlib-compressed in version 4).
+    #[must_use]
+    pub fn data_raw(&self, index: usize) -> Option<&'a [u8]> {
+        let start = usize::try_from(self.data_offsets.get(index)?.get()).ok()?;
+        let end = match self.data_offsets.get(index.saturating_add(1)) {
+            Some(next) => usize::try_from(next.get()).ok()?,
+            None => self.data.len(),
+        };
+        self.data.get(start..end)
+    }
+
+    /// Byte offset of data item `index` in the file.
+    #[must_use]
+    pub fn data_offset(&self, index: usize) -> Option<usize> {
+        let start = usize::try_from(self.data_offsets.get(index)?.get()).ok()?;
+        Some(self.data_start.saturating_add(start))
+    }
+
+    /// The size data item `index` has once inflated: the declared size in
+    /// version 4, the stored size in version 3.
+    #[must_use]
+    pub fn data_size(&self, index: usize) -> Option<usize> {
+        if self.version == 3 {
+            return self.data_raw(index).map(<[u8]>::len);
+        }
+        usize::try_from(self.data_sizes.get(index)?.get()).ok()
+    }
+
+    /// Inflates data item `index` into `out` without allocating, and
+    /// returns the filled part of `out`.
+    ///
+    /// `out` must hold [`data_size`](Self::data_size) bytes, otherwise the
+    /// error is [`ErrorKind::BufferTooSmall`] with that size. The zlib stream
+    /// is never inflated past the declared size: a stream that would produce
+    /// more, or less, is an [`ErrorKind::Decompress`] error, as is a declared
+    /// size of 0 (DDNet refuses to load such items). Version 3 data is copied.
+    pub fn decompress_into<'o>(&self, index: usize, out: &'o mut [u8]) -> Result<&'o [u8]> {
+        let (raw, at) = match (self.data_raw(index), self.data_offset(index)) {
+            (Some(raw), Some(at)) => (raw, at),
+            _ => return Err(Error::new(ErrorKind::OutOfBounds, self.data_start)),
+        };
+        let size = self.data_size(index).unwrap_or(0);
+        let Some(dst) = out.get_mut(..size) else {
+            return Err(Error::new(ErrorKind::BufferTooSmall { needed: size }, at));
+        };
+        if self.version == 3 {
+            dst.copy_from_slice(raw);
+            return Ok(dst);
+        }
+        inflate_exact(raw, dst).map_err(|e| e.shifted(at))?;
+        Ok(dst)
+    }
+
+    /// Inflates data item `index` into a new `Vec` of its declared size.
+    ///
+    /// A declared size that the stored bytes cannot possibly inflate to (zlib
+    /// expands at most 1032:1) fails before anything is allocated.
+    #[cfg(feature = "alloc")]
+    pub fn decompress(&self, index: usize) -> Result<alloc::vec::Vec<u8>> {
+        let raw_len = self.data_raw(index).map_or(0, <[u8]>::len);
+        let size = self.data_size(index).unwrap_or(0);
+        let at = self.data_offset(index).unwrap_or(self.data_start);
+        if self.version == 4 && size > raw_len.saturating_mul(1032).saturating_add(64) {
+            return Err(Error::new(ErrorKind::Decompress, at));
+        }
+        let mut out = alloc::vec![0u8; size];
+        self.decompress_into(index, &mut out)?;
+        Ok(out)
+    }
+
+    /// Inflates data item `index` into `buf` and reads it as a data string:
+    /// NUL exactly at the last byte, no NUL before it, valid UTF-8.
+    pub fn data_str<'o>(&self, index: usize, buf: &'o mut [u8]) -> Result<&'o str> {
+        let at = self.data_offset(index).unwrap_or(self.data_start);
+        let bytes = self.decompress_into(index, buf)?;
+        data_string(bytes).map_err(|e| e.shifted(at))
+    }
+}
+
+/// Decodes a UUID stored as four ints, each holding 4 bytes big-endian.
+fn uuid_from_ints(ints: &[I32]) -> Option<Uuid> {
+    let mut bytes = [0u8; 16];
+    for (chunk, int) in bytes.chunks_exact_mut(4).zip(ints.get(..4)?) {
+        chunk.copy_from_slice(&int.get().to_be_bytes());
+    }
+    Some(Uuid::from_bytes(bytes))
+}
+
+/// Inflates the zlib stream `src` into exactly `dst.len()` bytes.
+fn inflate_exact(src: &[u8], dst: &mut [u8]) -> Result<()> {
+    use miniz_oxide::inflate::TINFLStatus;
+    use miniz_oxide::inflate::core::{DecompressorOxide, decompress, inflate_flags};
+    if dst.is_empty() {
+        return Err(Error::new(ErrorKind::Decompress, 0));
+    }
+    let mut state = DecompressorOxide::new();
+    let flags = inflate_flags::TINFL_FLAG_PARSE_ZLIB_HEADER
+        | inflate_flags::TINFL_FLAG_USING_NON_WRAPPING_OUTPUT_BUF;
+    let (status, consumed, written) = decompress(&mut state, src, dst, 0, flags);
+    match status {
+        TINFLStatus::Done if written == dst.len() => Ok(()),
+        _ => Err(Error::new(ErrorKind::Decompress, consumed)),
+    }
+}
+
+/// Iterator over items; see [`DatafileView::items`].
+#[derive(Clone, Debug)]
+pub struct Items<'a> {
+    view: DatafileView<'a>,
+    next: usize,
+    end: usize,
+}
+
+impl<'a> Iterator for Items<'a> {
+    type Item = Item<'a>;
+
+    fn next(&mut self) -> Option<Item<'a>> {
+        if self.next >= self.end {
+            return None;
+        }
+        let item = self.view.item(self.next);
+        self.next = if item.is_some() {
+            self.next.saturating_add(1)
+        } else {
+            self.end
+        };
+        item
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.end.saturating_sub(self.next);
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for Items<'_> {}
+impl FusedIterator for Items<'_> {}

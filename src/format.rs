@@ -1,0 +1,34 @@
+//! Recognising a format from the first bytes of a file.
+
+/// A file format this crate decodes, as recognised by [`Format::detect`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
+pub enum Format {
+    /// A Teeworlds/DDNet datafile (`DATA` or `ATAD` magic).
+    Datafile,
+}
+
+impl Format {
+    /// Recognises the format of a file from its first bytes, or `None`.
+    ///
+    /// ```
+    /// assert_eq!(gamefmt::Format::detect(b"DATA\x04\0\0\0"), Some(gamefmt::Format::Datafile));
+    /// assert_eq!(gamefmt::Format::detect(b"nothing"), None);
+    /// ```
+    #[must_use]
+    pub fn detect(head: &[u8]) -> Option<Self> {
+        match head.get(..4)? {
+            b"DATA" | b"ATAD" => Some(Self::Datafile),
+            _ => None,
+        }
+    }
+
+    /// The format's short name, as printed by the `gamefmt` command.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Datafile => "datafile",
+        }
+    }
+}

@@ -1,0 +1,46 @@
+//! `gamefmt`: zero-copy, allocation-free, streaming decoders for game data
+//! formats.
+//!
+//! | module | format |
+//! |---|---|
+//! | [`datafile`] | Teeworlds/DDNet datafiles (`.map`), versions 3 and 4 |
+//!
+//! Shared primitives: [`error`] (one small `Copy` error with a byte offset),
+//! [`bytes`] (a bounds-checked cursor), [`varint`] (the Teeworlds packed
+//! int).
+//!
+//! # Features
+//!
+//! `alloc` (owned writers and `Vec`-returning conveniences) · `std` (implies
+//! `alloc`; `io::Read` adapters) · `defmt` (`defmt::Format` on errors and
+//! small public types) · `cli` (implies `std`; the `gamefmt` binary). With no
+//! features the crate is `#![no_std]` and never allocates.
+//!
+//! # Example
+//!
+//! ```
+//! # fn main() -> Result<(), gamefmt::Error> {
+//! # let bytes = gamefmt::datafile::SAMPLE_MAP;
+//! use gamefmt::datafile::DatafileView;
+//! let map = DatafileView::parse(bytes)?;
+//! for item in map.items() {
+//!     let _ = (item.type_id(), item.id(), item.data());
+//! }
+//! # Ok(()) }
+//! ```
+#![no_std]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
+#[cfg(any(test, feature = "std"))]
+extern crate std;
+
+pub mod bytes;
+pub mod datafile;
+pub mod error;
+mod format;
+pub mod varint;
+
+pub use error::{Error, ErrorKind, Result};
+pub use format::Format;

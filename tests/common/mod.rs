@@ -1,0 +1,41 @@
+//! Locating the shared corpus of real files for tests and benchmarks.
+#![allow(dead_code, clippy::unwrap_used, clippy::panic)]
+
+use std::path::{Path, PathBuf};
+
+/// The corpus root: `$GAMEFMT_CORPUS`, or `../shared/corpus` beside the
+/// crate. `None` (after printing a SKIPPED line naming `test`) when absent.
+pub fn corpus_dir(test: &str) -> Option<PathBuf> {
+    let dir = match std::env::var_os("GAMEFMT_CORPUS") {
+        Some(d) => PathBuf::from(d),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"),
+    };
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!(
+            "SKIPPED {test}: corpus folder {} not found (set GAMEFMT_CORPUS)",
+            dir.display()
+        );
+        None
+    }
+}
+
+/// Every file directly in `corpus/sub` whose name ends with `ext`, sorted,
+/// with its bytes. `None` (after a SKIPPED line) when the corpus is absent.
+pub fn corpus_files(test: &str, sub: &str, ext: &str) -> Option<Vec<(String, Vec<u8>)>> {
+    let dir = corpus_dir(test)?.join(sub);
+    let mut out = Vec::new();
+    let mut entries: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("reading {}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().unwrap().to_string_lossy().ends_with(ext))
+        .collect();
+    entries.sort();
+    for path in entries {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        out.push((name, std::fs::read(&path).unwrap()));
+    }
+    assert!(!out.is_empty(), "no *{ext} files in {}", dir.display());
+    Some(out)
+}
