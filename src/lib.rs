@@ -29,6 +29,8 @@
 //! # Ok(()) }
 //! ```
 #![no_std]
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 #[cfg(feature = "alloc")]

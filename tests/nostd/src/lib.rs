@@ -1,0 +1,25 @@
+//! Uses each core entry point of gamefmt from a `#![no_std]` crate.
+#![no_std]
+
+use core::panic::PanicInfo;
+
+#[panic_handler]
+fn panic(_: &PanicInfo<'_>) -> ! {
+    loop {}
+}
+
+/// Parses a datafile and inflates its first data item into `buf`.
+#[unsafe(no_mangle)]
+pub extern "C" fn gamefmt_datafile_items(ptr: *const u8, len: usize, buf: *mut u8, cap: usize) -> isize {
+    // SAFETY: the caller passes valid, non-overlapping buffers.
+    let (bytes, buf) = unsafe {
+        (core::slice::from_raw_parts(ptr, len), core::slice::from_raw_parts_mut(buf, cap))
+    };
+    match gamefmt::datafile::DatafileView::parse(bytes) {
+        Ok(map) => {
+            let _ = map.decompress_into(0, buf);
+            map.item_count() as isize
+        }
+        Err(_) => -1,
+    }
+}
