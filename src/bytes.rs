@@ -13,6 +13,18 @@ pub fn subslice(data: &[u8], start: usize, len: usize) -> Result<&[u8]> {
         .ok_or(Error::new(ErrorKind::OutOfBounds, start))
 }
 
+/// Decodes a UUID stored as four little-endian ints, each holding four of
+/// its bytes big-endian (datafile and snapshot extended types); `None` if
+/// `ints` has fewer than four.
+#[must_use]
+pub fn uuid_from_ints(ints: &[zerocopy::little_endian::I32]) -> Option<uuid::Uuid> {
+    let mut bytes = [0u8; 16];
+    for (chunk, int) in bytes.chunks_exact_mut(4).zip(ints.get(..4)?) {
+        chunk.copy_from_slice(&int.get().to_be_bytes());
+    }
+    Some(uuid::Uuid::from_bytes(bytes))
+}
+
 /// A forward-only reader over a byte slice.
 ///
 /// Multi-byte reads come in little- and big-endian forms. Offsets in errors

@@ -42,6 +42,8 @@ pub mod bytes;
 pub mod datafile;
 pub mod error;
 mod format;
+pub mod huffman;
+pub mod snapshot;
 pub mod varint;
 
 pub use error::{Error, ErrorKind, Result};

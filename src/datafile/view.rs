@@ -467,7 +467,7 @@ impl<'a> DatafileView<'a> {
             return None;
         }
         self.find_item(ITEMTYPE_EX, type_id)
-            .and_then(|i| uuid_from_ints(i.data))
+            .and_then(|i| crate::bytes::uuid_from_ints(i.data))
     }
 
     /// The internal type number this file uses for the extended type `uuid`.
@@ -477,7 +477,7 @@ impl<'a> DatafileView<'a> {
             .find(|i| {
                 i.id > 0x8000
                     && i.id != ITEMTYPE_EX
-                    && uuid_from_ints(i.data).as_ref() == Some(uuid)
+                    && crate::bytes::uuid_from_ints(i.data).as_ref() == Some(uuid)
             })
             .map(|i| i.id)
     }
@@ -572,15 +572,6 @@ impl<'a> DatafileView<'a> {
         let bytes = self.decompress_into(index, buf)?;
         data_string(bytes).map_err(|e| e.shifted(at))
     }
-}
-
-/// Decodes a UUID stored as four ints, each holding 4 bytes big-endian.
-fn uuid_from_ints(ints: &[I32]) -> Option<Uuid> {
-    let mut bytes = [0u8; 16];
-    for (chunk, int) in bytes.chunks_exact_mut(4).zip(ints.get(..4)?) {
-        chunk.copy_from_slice(&int.get().to_be_bytes());
-    }
-    Some(Uuid::from_bytes(bytes))
 }
 
 /// Inflates the zlib stream `src` into exactly `dst.len()` bytes.

@@ -1,0 +1,320 @@
+//! The Teeworlds Huffman code, used for demo chunks and network packets.
+//!
+//! The code has 257 symbols: the 256 byte values and an end-of-stream
+//! symbol ([`EOF_SYMBOL`]). Its tree is fixed: it is built (at compile time)
+//! from the frequency table [`FREQUENCIES`] the way Teeworlds builds it, so
+//! every implementation agrees on it bit for bit. Codes are written
+//! least-significant bit first; a compressed stream is the codes of its
+//! bytes, then the end symbol, then zero bits up to the next byte boundary.
+//!
+//! [`decode`] writes into a buffer the caller owns and never allocates;
+//! [`encode`] (feature `alloc`) returns a `Vec`.
+//!
+//! ```
+//! # fn main() -> Result<(), gamefmt::Error> {
+//! use gamefmt::huffman;
+//! // The empty stream is just the 15-bit end symbol.
+//! let mut out = [0u8; 16];
+//! assert_eq!(huffman::decode(&[0x8A, 0x1B], &mut out)?, 0);
+//! // Bytes after the end symbol are ignored.
+//! assert_eq!(huffman::decode(&[0x8A, 0x1B, 0xFF], &mut out)?, 0);
+//! # Ok(()) }
+//! ```
+
+use crate::error::{Error, ErrorKind, Result};
+
+/// Number of symbols: 256 byte values plus the end symbol.
+pub const SYMBOLS: usize = 257;
+/// The symbol that ends a compressed stream.
+pub const EOF_SYMBOL: usize = 256;
+
+/// Frequencies the Teeworlds Huffman tree is built from, one per symbol
+/// (spec `teeworlds.md` §4.7; DDNet `src/engine/shared/huffman.cpp`). The
+/// end symbol's frequency is 1.
+pub const FREQUENCIES: [u32; SYMBOLS] = [
+    1073741824, 4545, 2657, 431, 1950, 919, 444, 482, 2244, 617, 838, 542, 715, 1814, 304, 240,
+    754, 212, 647, 186, 283, 131, 146, 166, 543, 164, 167, 136, 179, 859, 363, 113, 157, 154, 204,
+    108, 137, 180, 202, 176, 872, 404, 168, 134, 151, 111, 113, 109, 120, 126, 129, 100, 41, 20,
+    16, 22, 18, 18, 17, 19, 16, 37, 13, 21, 362, 166, 99, 78, 95, 88, 81, 70, 83, 284, 91, 187, 77,
+    68, 52, 68, 59, 66, 61, 638, 71, 157, 50, 46, 69, 43, 11, 24, 13, 19, 10, 12, 12, 20, 14, 9,
+    20, 20, 10, 10, 15, 15, 12, 12, 7, 19, 15, 14, 13, 18, 35, 19, 17, 14, 8, 5, 15, 17, 9, 15, 14,
+    18, 8, 10, 2173, 134, 157, 68, 188, 60, 170, 60, 194, 62, 175, 71, 148, 67, 167, 78, 211, 67,
+    156, 69, 1674, 90, 174, 53, 147, 89, 181, 51, 174, 63, 163, 80, 167, 94, 128, 122, 223, 153,
+    218, 77, 200, 110, 190, 73, 174, 69, 145, 66, 277, 143, 141, 60, 136, 53, 180, 57, 142, 57,
+    158, 61, 166, 112, 152, 92, 26, 22, 21, 28, 20, 26, 30, 21, 32, 27, 20, 17, 23, 21, 30, 22, 22,
+    21, 27, 25, 17, 27, 23, 18, 39, 26, 15, 21, 12, 18, 18, 27, 20, 18, 15, 19, 11, 17, 33, 12, 18,
+    15, 19, 18, 16, 26, 17, 18, 9, 10, 25, 22, 22, 17, 20, 16, 6, 16, 15, 20, 14, 18, 24, 335, 1,
+];
+
+/// Nodes in the tree: 257 leaves (index = symbol) and 256 inner nodes.
+const NODES: usize = 2 * SYMBOLS - 1;
+/// Bits resolved by one look-up-table step.
+const LUT_BITS: u32 = 10;
+const LUT_MASK: u64 = (1 << LUT_BITS) - 1;
+
+/// The tree and the tables derived from it.
+struct Tables {
+    /// Children (bit 0, bit 1) of inner node `SYMBOLS + i`.
+    children: [[u16; 2]; NODES - SYMBOLS],
+    /// Code of each symbol, first bit in bit 0.
+    codes: [u32; SYMBOLS],
+    /// Code length of each symbol, in bits.
+    lens: [u8; SYMBOLS],
+    /// For every 10-bit window: the node reached (low 10 bits) and the bits
+    /// used to reach it (upper bits); a leaf if the node is `< SYMBOLS`.
+    lut: [u16; 1 << LUT_BITS],
+    /// Longest code, in bits.
+    max_len: u32,
+}
+
+const ROOT: usize = NODES - 1;
+
+/// Builds the tree as Teeworlds does: keep the remaining nodes stably
+/// sorted by descending frequency, merge the last two (the least frequent
+/// becomes child 0), and put the merged node where the second-least was
+/// before sorting again.
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)] // const-evaluated on fixed data
+const fn build() -> Tables {
+    // (frequency, node) of the nodes not yet merged.
+    let mut left = [(0u32, 0u16); SYMBOLS];
+    let mut n = 0;
+    while n < SYMBOLS {
+        // Stable insertion by descending frequency.
+        let freq = FREQUENCIES[n];
+        let mut at = n;
+        while at > 0 && left[at - 1].0 < freq {
+            left[at] = left[at - 1];
+            at -= 1;
+        }
+        left[at] = (freq, n as u16);
+        n += 1;
+    }
+    let mut children = [[0u16; 2]; NODES - SYMBOLS];
+    let mut parent = [(0u16, 0u8); NODES];
+    let mut next = SYMBOLS;
+    while n > 1 {
+        let least = left[n - 1];
+        let second = left[n - 2];
+        children[next - SYMBOLS] = [least.1, second.1];
+        parent[least.1 as usize] = (next as u16, 0);
+        parent[second.1 as usize] = (next as u16, 1);
+        let merged = (least.0 + second.0, next as u16);
+        n -= 1;
+        // The merged node sits at the end; a stable sort moves it before
+        // every node with a strictly smaller frequency.
+        let mut at = n - 1;
+        while at > 0 && left[at - 1].0 < merged.0 {
+            left[at] = left[at - 1];
+            at -= 1;
+        }
+        left[at] = merged;
+        next += 1;
+    }
+    let mut codes = [0u32; SYMBOLS];
+    let mut lens = [0u8; SYMBOLS];
+    let mut max_len = 0;
+    let mut s = 0;
+    while s < SYMBOLS {
+        // Walk up to the root; the bit seen last is the code's first bit.
+        let mut node = s;
+        let mut code = 0u32;
+        let mut len = 0u32;
+        while node != ROOT {
+            let (up, bit) = parent[node];
+            code = (code << 1) | bit as u32;
+            len += 1;
+            node = up as usize;
+        }
+        codes[s] = code;
+        lens[s] = len as u8;
+        if len > max_len {
+            max_len = len;
+        }
+        s += 1;
+    }
+    let mut lut = [0u16; 1 << LUT_BITS];
+    let mut window = 0;
+    while window < (1 << LUT_BITS) {
+        let mut node = ROOT;
+        let mut used = 0;
+        while used < LUT_BITS && node >= SYMBOLS {
+            node = children[node - SYMBOLS][(window >> used) & 1] as usize;
+            used += 1;
+        }
+        lut[window] = node as u16 | ((used as u16) << 10);
+        window += 1;
+    }
+    Tables {
+        children,
+        codes,
+        lens,
+        lut,
+        max_len,
+    }
+}
+
+static TABLES: Tables = build();
+
+// The decoder refills to at least 57 bits before each symbol.
+const _: () = assert!(build().max_len <= 32);
+
+/// The code of `symbol` (first bit in bit 0) and its length in bits, or
+/// `None` if `symbol` is not below [`SYMBOLS`].
+#[must_use]
+pub fn code(symbol: usize) -> Option<(u32, u32)> {
+    Some((
+        *TABLES.codes.get(symbol)?,
+        u32::from(*TABLES.lens.get(symbol)?),
+    ))
+}
+
+/// Decodes the Huffman stream `src` into `dst`; returns the number of bytes
+/// written.
+///
+/// Decoding stops at the end symbol; anything after it is ignored. Fails
+/// with [`ErrorKind::Truncated`] (offset `src.len()`) if `src` ends before
+/// the end symbol, and with [`ErrorKind::BufferTooSmall`] (`needed` = the
+/// decoded length) if `dst` is too short. Never allocates.
+pub fn decode(src: &[u8], dst: &mut [u8]) -> Result<usize> {
+    let total_bits = src.len().saturating_mul(8);
+    let mut consumed = 0usize;
+    let mut bits = 0u64;
+    let mut count = 0u32;
+    let mut next = 0usize;
+    let mut written = 0usize;
+    let mut overflow = false;
+    loop {
+        // Past the end of `src` the window is padded with zero bits; the
+        // `consumed` check below rejects any symbol that used them.
+        while count <= 56 {
+            let byte = src.get(next).copied().unwrap_or(0);
+            bits |= u64::from(byte) << count;
+            count = count.wrapping_add(8);
+            next = next.saturating_add(1);
+        }
+        let entry = TABLES
+            .lut
+            .get((bits & LUT_MASK) as usize)
+            .copied()
+            .unwrap_or_default();
+        let mut node = usize::from(entry & 0x3FF);
+        let used = u32::from(entry >> 10);
+        bits >>= used;
+        count = count.wrapping_sub(used);
+        consumed = consumed.saturating_add(used as usize);
+        while let Some(pair) = node
+            .checked_sub(SYMBOLS)
+            .and_then(|i| TABLES.children.get(i))
+        {
+            node = usize::from(pair.get((bits & 1) as usize).copied().unwrap_or_default());
+            bits >>= 1;
+            count = count.wrapping_sub(1);
+            consumed = consumed.saturating_add(1);
+        }
+        if consumed > total_bits {
+            return Err(Error::truncated(src.len()));
+        }
+        if node == EOF_SYMBOL {
+            break;
+        }
+        match dst.get_mut(written) {
+            Some(slot) => *slot = node as u8,
+            None => overflow = true,
+        }
+        written = written.saturating_add(1);
+    }
+    if overflow {
+        return Err(Error::new(
+            ErrorKind::BufferTooSmall { needed: written },
+            src.len(),
+        ));
+    }
+    Ok(written)
+}
+
+/// Encodes `src`, the end symbol, and zero bits up to a byte boundary.
+#[cfg(feature = "alloc")]
+#[must_use]
+pub fn encode(src: &[u8]) -> alloc::vec::Vec<u8> {
+    let mut out = alloc::vec::Vec::with_capacity(src.len() / 2);
+    let mut bits = 0u64;
+    let mut count = 0u32;
+    let symbols = src
+        .iter()
+        .map(|&b| usize::from(b))
+        .chain(core::iter::once(EOF_SYMBOL));
+    for symbol in symbols {
+        let (code, len) = code(symbol).unwrap_or_default();
+        bits |= u64::from(code) << count;
+        count = count.wrapping_add(len);
+        while count >= 8 {
+            out.push(bits as u8);
+            bits >>= 8;
+            count = count.wrapping_sub(8);
+        }
+    }
+    if count > 0 {
+        out.push(bits as u8);
+    }
+    out
+}
+
+#[cfg(test)]
+#[allow(clippy::indexing_slicing, clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    /// Codes from libtw2's `huffman/data/repr` (computed independently from
+    /// the same table), written first bit first.
+    const KNOWN_CODES: &[(usize, &str)] = &[
+        (0, "1"),
+        (1, "0001"),
+        (2, "01000"),
+        (3, "01101000"),
+        (83, "0011011"),
+        (b'a' as usize, "001110001010"),
+        (255, "01001001"),
+        (EOF_SYMBOL, "010100011101100"),
+    ];
+
+    #[test]
+    fn codes_match_libtw2() {
+        for &(symbol, text) in KNOWN_CODES {
+            let mut expected = 0u32;
+            for (i, c) in text.bytes().enumerate() {
+                expected |= u32::from(c == b'1') << i;
+            }
+            assert_eq!(
+                code(symbol),
+                Some((expected, text.len() as u32)),
+                "{symbol}"
+            );
+        }
+        assert_eq!(code(SYMBOLS), None);
+    }
+
+    #[test]
+    fn codes_are_prefix_free_and_complete() {
+        // Kraft sum of a full binary tree is exactly 1.
+        let sum: u64 = (0..SYMBOLS)
+            .map(|s| 1u64 << (32 - code(s).unwrap().1))
+            .sum();
+        assert_eq!(sum, 1 << 32);
+    }
+
+    #[test]
+    fn errors() {
+        let mut out = [0u8; 4];
+        // Cut short before the end symbol.
+        assert_eq!(decode(&[0x8A], &mut out), Err(Error::truncated(1)));
+        assert_eq!(decode(&[], &mut out), Err(Error::truncated(0)));
+        // Eight zero bytes ("1" is symbol 0's code, so 0xFF = eight zeros).
+        let mut small = [0u8; 2];
+        let eight_zeros = [0xFF, 0x8A, 0x1B];
+        assert_eq!(decode(&eight_zeros, &mut [0u8; 8]), Ok(8));
+        assert_eq!(
+            decode(&eight_zeros, &mut small),
+            Err(Error::new(ErrorKind::BufferTooSmall { needed: 8 }, 3))
+        );
+    }
+}

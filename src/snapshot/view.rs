@@ -1,0 +1,267 @@
+//! The borrowed snapshot view.
+
+use core::iter::FusedIterator;
+
+use uuid::Uuid;
+use zerocopy::FromBytes;
+use zerocopy::little_endian::I32;
+
+use super::{EX_TYPES, TYPE_EX, at};
+use crate::error::{Error, Result};
+
+/// A validated snapshot in int form, borrowed from its ints.
+///
+/// Layout: `data_size`, `num_items`, `num_items` byte offsets, then the items
+/// (`data_size` bytes), each a key and its data ints.
+#[derive(Clone, Copy, Debug)]
+pub struct SnapshotView<'a> {
+    /// The whole snapshot, header included.
+    ints: &'a [I32],
+    /// Item offsets, in ints from the start of `data`.
+    offsets: &'a [I32],
+    /// The item section.
+    data: &'a [I32],
+}
+
+/// One snapshot item: its key and its data ints, borrowed in place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Item<'a> {
+    key: u32,
+    data: &'a [I32],
+}
+
+impl<'a> Item<'a> {
+    /// The item key, `type_id << 16 | id`.
+    #[must_use]
+    pub const fn key(&self) -> u32 {
+        self.key
+    }
+
+    /// The item type.
+    #[must_use]
+    pub const fn type_id(&self) -> u16 {
+        (self.key >> 16) as u16
+    }
+
+    /// The item id.
+    #[must_use]
+    pub const fn id(&self) -> u16 {
+        (self.key & 0xFFFF) as u16
+    }
+
+    /// The item's data ints (the key excluded).
+    #[must_use]
+    pub const fn data(&self) -> &'a [I32] {
+        self.data
+    }
+
+    /// Data int `index`, or `None` past the end.
+    #[must_use]
+    pub fn int(&self, index: usize) -> Option<i32> {
+        self.data.get(index).map(|v| v.get())
+    }
+}
+
+/// The checksum DDNet uses: the wrapping sum of every data int.
+fn sum(ints: &[I32]) -> i32 {
+    ints.iter().fold(0i32, |s, v| s.wrapping_add(v.get()))
+}
+
+impl<'a> SnapshotView<'a> {
+    /// Validates a snapshot given as little-endian bytes.
+    ///
+    /// The length must be a multiple of 4; see [`SnapshotView::from_ints`]
+    /// for the rules.
+    pub fn parse(bytes: &'a [u8]) -> Result<Self> {
+        let usable = bytes.len() & !3;
+        if usable != bytes.len() {
+            return Err(Error::corrupt(
+                "snapshot length is not a multiple of 4",
+                usable,
+            ));
+        }
+        let ints = <[I32]>::ref_from_bytes(bytes)
+            .map_err(|_| Error::corrupt("snapshot length is not a multiple of 4", 0))?;
+        Self::from_ints(ints)
+    }
+
+    /// Validates a snapshot given as ints, as DDNet's `CSnapshot::IsValid`
+    /// does: `num_items` and `data_size` are non-negative, the length is
+    /// exactly `2 + num_items` ints plus `data_size` bytes, and every offset
+    /// is 4-aligned, within the data and at least one key (4 bytes) before
+    /// the next one. Error offsets are byte offsets into the int array.
+    pub fn from_ints(ints: &'a [I32]) -> Result<Self> {
+        let [data_size, num_items, rest @ ..] = ints else {
+            return Err(Error::truncated(at(ints.len())));
+        };
+        let (data_size, num_items) = (data_size.get(), num_items.get());
+        let (Ok(num_items), Ok(data_bytes)) =
+            (usize::try_from(num_items), usize::try_from(data_size))
+        else {
+            return Err(Error::corrupt("negative snapshot size or item count", 0));
+        };
+        if data_bytes % 4 != 0 {
+            return Err(Error::corrupt(
+                "snapshot data size is not a multiple of 4",
+                0,
+            ));
+        }
+        let data_ints = data_bytes / 4;
+        let Some(offsets) = rest.get(..num_items) else {
+            return Err(Error::truncated(at(ints.len())));
+        };
+        let Some(data) = rest.get(num_items..num_items.saturating_add(data_ints)) else {
+            return Err(Error::truncated(at(ints.len())));
+        };
+        if rest.len() != num_items.saturating_add(data_ints) {
+            return Err(Error::corrupt(
+                "snapshot size does not match its header",
+                at(num_items.saturating_add(data_ints).saturating_add(2)),
+            ));
+        }
+        // Each item is a key plus data: its offset is 4-aligned and at least
+        // 4 bytes before the next offset (or the end).
+        let ends = offsets
+            .iter()
+            .skip(1)
+            .map(|o| o.get())
+            .chain(core::iter::once(data_size));
+        for (index, (offset, end)) in offsets.iter().zip(ends).enumerate() {
+            let offset = offset.get();
+            let ok =
+                offset >= 0 && offset % 4 == 0 && end.checked_sub(offset).is_some_and(|n| n >= 4);
+            if !ok {
+                return Err(Error::corrupt(
+                    "bad snapshot item offset",
+                    at(index.saturating_add(2)),
+                ));
+            }
+        }
+        Ok(Self {
+            ints,
+            offsets,
+            data,
+        })
+    }
+
+    /// The whole snapshot in int form, header included.
+    #[must_use]
+    pub const fn as_ints(&self) -> &'a [I32] {
+        self.ints
+    }
+
+    /// The number of items.
+    #[must_use]
+    pub const fn item_count(&self) -> usize {
+        self.offsets.len()
+    }
+
+    /// Bytes in the item section (keys and data).
+    #[must_use]
+    pub const fn data_size(&self) -> usize {
+        self.data.len().saturating_mul(4)
+    }
+
+    /// Item `index` (in snapshot order), or `None` past the end.
+    #[must_use]
+    pub fn item(&self, index: usize) -> Option<Item<'a>> {
+        let start = usize::try_from(self.offsets.get(index)?.get()).ok()? / 4;
+        let end = match self.offsets.get(index.saturating_add(1)) {
+            Some(next) => usize::try_from(next.get()).ok()? / 4,
+            None => self.data.len(),
+        };
+        let (key, data) = self.data.get(start..end)?.split_first()?;
+        Some(Item {
+            key: key.get().cast_unsigned(),
+            data,
+        })
+    }
+
+    /// The items in snapshot order.
+    #[must_use]
+    pub fn items(&self) -> Items<'a> {
+        Items {
+            view: *self,
+            next: 0,
+        }
+    }
+
+    /// The index of the first item with `key`, or `None`.
+    #[must_use]
+    pub fn index_of(&self, key: u32) -> Option<usize> {
+        self.offsets.iter().position(|o| {
+            usize::try_from(o.get())
+                .ok()
+                .and_then(|o| self.data.get(o / 4))
+                .is_some_and(|k| k.get().cast_unsigned() == key)
+        })
+    }
+
+    /// The item with `key` (`type_id << 16 | id`), without allocating.
+    #[must_use]
+    pub fn find_key(&self, key: u32) -> Option<Item<'a>> {
+        self.item(self.index_of(key)?)
+    }
+
+    /// The item of `type_id` and `id`.
+    #[must_use]
+    pub fn find(&self, type_id: u16, id: u16) -> Option<Item<'a>> {
+        self.find_key(u32::from(type_id) << 16 | u32::from(id))
+    }
+
+    /// The snapshot checksum: the wrapping sum of every item's data ints
+    /// (keys excluded).
+    #[must_use]
+    pub fn checksum(&self) -> i32 {
+        self.items()
+            .fold(0i32, |s, item| s.wrapping_add(sum(item.data)))
+    }
+
+    /// The UUID of an extended item type (`0x4000..=0x7FFF`), declared by
+    /// the type-0 item with that id in this snapshot; `None` for other types
+    /// or when no such declaration (of at least 4 ints) exists.
+    #[must_use]
+    pub fn type_uuid(&self, type_id: u16) -> Option<Uuid> {
+        if !EX_TYPES.contains(&type_id) {
+            return None;
+        }
+        crate::bytes::uuid_from_ints(self.find(TYPE_EX, type_id)?.data)
+    }
+
+    /// The extended type number this snapshot uses for `uuid`, if declared.
+    #[must_use]
+    pub fn type_for_uuid(&self, uuid: &Uuid) -> Option<u16> {
+        self.items()
+            .find(|i| {
+                i.type_id() == TYPE_EX
+                    && EX_TYPES.contains(&i.id())
+                    && crate::bytes::uuid_from_ints(i.data).as_ref() == Some(uuid)
+            })
+            .map(|i| i.id())
+    }
+}
+
+/// Iterator over a snapshot's items; see [`SnapshotView::items`].
+#[derive(Clone, Debug)]
+pub struct Items<'a> {
+    view: SnapshotView<'a>,
+    next: usize,
+}
+
+impl<'a> Iterator for Items<'a> {
+    type Item = Item<'a>;
+
+    fn next(&mut self) -> Option<Item<'a>> {
+        let item = self.view.item(self.next)?;
+        self.next = self.next.saturating_add(1);
+        Some(item)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.view.item_count().saturating_sub(self.next);
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for Items<'_> {}
+impl FusedIterator for Items<'_> {}
