@@ -4,10 +4,12 @@
 //! | module | format |
 //! |---|---|
 //! | [`datafile`] | Teeworlds/DDNet datafiles (`.map`), versions 3 and 4 |
+//! | [`snapshot`] | Teeworlds/DDNet snapshots and snapshot deltas |
+//! | [`demo`] | Teeworlds/DDNet demo files (`.demo`), versions 3 to 6 |
 //!
 //! Shared primitives: [`error`] (one small `Copy` error with a byte offset),
 //! [`bytes`] (a bounds-checked cursor), [`varint`] (the Teeworlds packed
-//! int).
+//! int), [`huffman`] (the Teeworlds Huffman code).
 //!
 //! # Features
 //!
@@ -40,6 +42,7 @@ extern crate std;
 
 pub mod bytes;
 pub mod datafile;
+pub mod demo;
 pub mod error;
 mod format;
 pub mod huffman;

@@ -5,6 +5,7 @@
 //! offset where decoding failed.
 
 mod datafile;
+mod demo;
 
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -96,6 +97,9 @@ fn run(command: &Command, out: &mut dyn Write) -> Result<(), CliError> {
         (Format::Datafile, Command::Inspect { json, .. }) => datafile::inspect(&bytes, *json, out),
         (Format::Datafile, Command::Dump { .. }) => datafile::dump(&bytes, out),
         (Format::Datafile, Command::Validate { .. }) => datafile::validate(&bytes, out),
+        (Format::Demo, Command::Inspect { json, .. }) => demo::inspect(&bytes, *json, out),
+        (Format::Demo, Command::Dump { .. }) => demo::dump(&bytes, out),
+        (Format::Demo, Command::Validate { .. }) => demo::validate(&bytes, out),
         _ => Err(CliError::UnknownFormat),
     }
 }

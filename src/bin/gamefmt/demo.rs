@@ -1,0 +1,196 @@
+//! `gamefmt` on Teeworlds/DDNet demos.
+
+use std::io::Write;
+
+use gamefmt::demo::{Chunk, ChunkKind, DemoView, End, OwnedBuffers, Reconstructor, message_id};
+use serde_json::{Value, json};
+use zerocopy::IntoBytes;
+
+use crate::{CliError, json_line};
+
+/// Counts and ticks over the whole chunk stream.
+#[derive(Default)]
+struct Facts {
+    chunks: u64,
+    tick_markers: u64,
+    snapshots: u64,
+    deltas: u64,
+    messages: u64,
+    first_tick: Option<i32>,
+    last_tick: Option<i32>,
+    final_items: Option<usize>,
+    final_crc: Option<i32>,
+    end: &'static str,
+}
+
+fn kind_name(kind: ChunkKind) -> &'static str {
+    match kind {
+        ChunkKind::Snapshot => "snapshot",
+        ChunkKind::Message => "message",
+        ChunkKind::Delta => "delta",
+        ChunkKind::Unknown => "unknown",
+    }
+}
+
+/// Decodes every chunk (payloads included) and rebuilds the snapshot at
+/// every tick; `each` sees every chunk with the tick and snapshot in effect.
+fn walk(
+    view: &DemoView<'_>,
+    mut each: impl FnMut(&Chunk<'_>, Option<i32>, &Reconstructor<'_>, Option<(i32, bool)>) -> Result<(), CliError>,
+) -> Result<Facts, CliError> {
+    let mut owned = OwnedBuffers::new();
+    let mut rec = Reconstructor::new(owned.buffers(), view.header().item_sizes());
+    let mut facts = Facts::default();
+    let mut chunks = view.chunks();
+    let mut tick = None;
+    while let Some(chunk) = chunks.next() {
+        let at = chunks.offset();
+        let chunk = chunk?;
+        facts.chunks += 1;
+        let mut msg = None;
+        match chunk {
+            Chunk::Tick { tick: t, .. } => {
+                facts.tick_markers += 1;
+                facts.first_tick.get_or_insert(t);
+                facts.last_tick = Some(t);
+                tick = Some(t);
+            }
+            Chunk::Data { kind, payload } => {
+                match kind {
+                    ChunkKind::Snapshot => facts.snapshots += 1,
+                    ChunkKind::Delta => facts.deltas += 1,
+                    ChunkKind::Message => {
+                        facts.messages += 1;
+                        let ints = rec.decode(payload).map_err(|e| chunk_error(e, at))?;
+                        msg = message_id(ints.as_bytes());
+                    }
+                    ChunkKind::Unknown => {
+                        rec.decode(payload).map_err(|e| chunk_error(e, at))?;
+                    }
+                }
+                rec.feed(&chunk).map_err(|e| chunk_error(e, at))?;
+            }
+        }
+        each(&chunk, tick, &rec, msg)?;
+    }
+    if let Some(snap) = rec.snapshot() {
+        facts.final_items = Some(snap.item_count());
+        facts.final_crc = Some(snap.checksum());
+    }
+    facts.end = match chunks.end() {
+        End::Truncated { .. } => "truncated",
+        _ => "complete",
+    };
+    Ok(facts)
+}
+
+/// An error inside the chunk that ends at `end` (the offset after it).
+fn chunk_error(e: gamefmt::Error, end: usize) -> CliError {
+    CliError::Invalid(format!("chunk ending at byte offset {end}: {}", e.kind))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// `gamefmt inspect` for a demo.
+pub fn inspect(bytes: &[u8], as_json: bool, out: &mut dyn Write) -> Result<(), CliError> {
+    let view = DemoView::parse(bytes)?;
+    let h = view.header();
+    let f = walk(&view, |_, _, _, _| Ok(()))?;
+    let sha = h.map_sha256().map(|s| hex(s));
+    if as_json {
+        json_line(
+            out,
+            &json!({
+                "format": "demo",
+                "version": h.version(),
+                "net_version": h.net_version(),
+                "map_name": h.map_name(),
+                "map_size": h.map_size(),
+                "map_sha256": sha,
+                "length_seconds": h.length_seconds(),
+                "markers": h.markers().len(),
+                "chunks": f.chunks,
+                "tick_markers": f.tick_markers,
+                "snapshots": f.snapshots,
+                "deltas": f.deltas,
+                "messages": f.messages,
+                "first_tick": f.first_tick,
+                "last_tick": f.last_tick,
+                "final_snapshot_items": f.final_items,
+                "final_snapshot_crc": f.final_crc,
+                "end": f.end,
+            }),
+        )?;
+        return Ok(());
+    }
+    writeln!(out, "demo version {} ({} bytes), {} recording", h.version(), bytes.len(), h.kind())?;
+    writeln!(out, "  net version: {}", h.net_version())?;
+    writeln!(
+        out,
+        "  map:         {} ({} bytes, crc {:08x}, sha256 {})",
+        h.map_name(),
+        h.map_size(),
+        h.map_crc(),
+        sha.as_deref().unwrap_or("-")
+    )?;
+    writeln!(out, "  length:      {} s, recorded {}", h.length_seconds(), h.timestamp())?;
+    writeln!(out, "  markers:     {:?}", h.markers())?;
+    writeln!(
+        out,
+        "  chunks:      {} ({} ticks, {} snapshots, {} deltas, {} messages), {}",
+        f.chunks, f.tick_markers, f.snapshots, f.deltas, f.messages, f.end
+    )?;
+    if let (Some(first), Some(last)) = (f.first_tick, f.last_tick) {
+        writeln!(out, "  ticks:       {first}..={last}")?;
+    }
+    if let (Some(items), Some(crc)) = (f.final_items, f.final_crc) {
+        writeln!(out, "  final snapshot: {items} items, crc {crc}")?;
+    }
+    Ok(())
+}
+
+/// `gamefmt dump` for a demo: one JSON line per chunk.
+pub fn dump(bytes: &[u8], out: &mut dyn Write) -> Result<(), CliError> {
+    let view = DemoView::parse(bytes)?;
+    walk(&view, |chunk, tick, rec, msg| {
+        let line: Value = match *chunk {
+            Chunk::Tick { tick, keyframe } => json!({"tick": tick, "kind": "tick", "keyframe": keyframe}),
+            Chunk::Data { kind, payload } => {
+                let mut line = json!({"tick": tick, "kind": kind_name(kind), "size": payload.len()});
+                if matches!(kind, ChunkKind::Snapshot | ChunkKind::Delta)
+                    && let Some(snap) = rec.snapshot()
+                {
+                    line["items"] = json!(snap.item_count());
+                    line["crc"] = json!(snap.checksum());
+                }
+                if let Some((id, system)) = msg {
+                    line["msg_id"] = json!(id);
+                    line["system"] = json!(system);
+                }
+                line
+            }
+        };
+        json_line(out, &line).map_err(CliError::Io)
+    })?;
+    Ok(())
+}
+
+/// `gamefmt validate` for a demo: the header, the embedded map, every
+/// chunk and every delta.
+pub fn validate(bytes: &[u8], out: &mut dyn Write) -> Result<(), CliError> {
+    let view = DemoView::parse(bytes)?;
+    let map = view.map()?;
+    let f = walk(&view, |_, _, _, _| Ok(()))?;
+    writeln!(
+        out,
+        "ok: demo version {}, map {} ({} items), {} chunks, {}",
+        view.header().version(),
+        view.header().map_name(),
+        map.item_count(),
+        f.chunks,
+        f.end
+    )?;
+    Ok(())
+}

@@ -1,0 +1,229 @@
+//! Rebuilding the full snapshot at every tick from keyframes and deltas.
+
+use zerocopy::little_endian::I32;
+
+use super::chunk::{Chunk, ChunkKind, Chunks, End};
+use super::{DemoView, decode_payload};
+use crate::error::{Error, Result};
+use crate::snapshot::{DeltaView, SnapshotView, apply};
+
+/// Bytes a Huffman-decoded chunk payload may take (DDNet drops larger ones).
+pub const MAX_PAYLOAD: usize = crate::snapshot::MAX_SIZE;
+/// Ints an unpacked chunk payload may take.
+pub const MAX_PAYLOAD_INTS: usize = MAX_PAYLOAD / 4;
+
+/// The buffers a [`Reconstructor`] works in, all owned by the caller:
+/// `scratch` for Huffman output ([`MAX_PAYLOAD`] bytes suffice), `payload`
+/// for unpacked delta and message ints ([`MAX_PAYLOAD_INTS`]), and the two
+/// snapshot buffers `current` and `next`
+/// ([`crate::snapshot::MAX_SNAPSHOT_INTS`] each).
+#[derive(Debug)]
+pub struct Buffers<'b> {
+    /// Huffman-decoded payload bytes.
+    pub scratch: &'b mut [u8],
+    /// Unpacked payload ints.
+    pub payload: &'b mut [I32],
+    /// The snapshot in effect.
+    pub current: &'b mut [I32],
+    /// Where the next snapshot is built.
+    pub next: &'b mut [I32],
+}
+
+/// Heap-allocated [`Buffers`] of the maximal sizes (feature `alloc`).
+#[cfg(feature = "alloc")]
+#[derive(Clone, Debug)]
+pub struct OwnedBuffers {
+    scratch: alloc::vec::Vec<u8>,
+    payload: alloc::vec::Vec<I32>,
+    current: alloc::vec::Vec<I32>,
+    next: alloc::vec::Vec<I32>,
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedBuffers {
+    /// Buffers large enough for any demo DDNet can play.
+    #[must_use]
+    pub fn new() -> Self {
+        let snap = crate::snapshot::MAX_SNAPSHOT_INTS;
+        Self {
+            scratch: alloc::vec![0; MAX_PAYLOAD],
+            payload: alloc::vec![I32::ZERO; MAX_PAYLOAD_INTS],
+            current: alloc::vec![I32::ZERO; snap],
+            next: alloc::vec![I32::ZERO; snap],
+        }
+    }
+
+    /// Lends the buffers.
+    pub fn buffers(&mut self) -> Buffers<'_> {
+        Buffers {
+            scratch: &mut self.scratch,
+            payload: &mut self.payload,
+            current: &mut self.current,
+            next: &mut self.next,
+        }
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl Default for OwnedBuffers {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Keeps the snapshot in effect while chunks are fed to it: a full
+/// snapshot replaces it, a delta is applied to it. Works in two fixed
+/// snapshot buffers (plus the payload buffers) and never allocates.
+///
+/// A chunk that fails to decode or apply leaves the snapshot in effect
+/// unchanged (DDNet's player skips such a delta and goes on).
+#[derive(Debug)]
+pub struct Reconstructor<'b> {
+    scratch: &'b mut [u8],
+    payload: &'b mut [I32],
+    current: &'b mut [I32],
+    next: &'b mut [I32],
+    len: Option<usize>,
+    sizes: &'b [u16],
+}
+
+impl<'b> Reconstructor<'b> {
+    /// A reconstructor using `buffers` and the static item size table
+    /// `sizes` (see [`super::DemoHeader::item_sizes`]).
+    #[must_use]
+    pub fn new(buffers: Buffers<'b>, sizes: &'b [u16]) -> Self {
+        Self {
+            scratch: buffers.scratch,
+            payload: buffers.payload,
+            current: buffers.current,
+            next: buffers.next,
+            len: None,
+            sizes,
+        }
+    }
+
+    /// Feeds one chunk: snapshots and deltas update the snapshot in effect;
+    /// tick markers, messages and unknown chunks are ignored. Error offsets
+    /// are relative to the chunk's payload or its decoded ints.
+    pub fn feed(&mut self, chunk: &Chunk<'_>) -> Result<()> {
+        let Chunk::Data { kind, payload } = *chunk else {
+            return Ok(());
+        };
+        let len = match kind {
+            ChunkKind::Snapshot => {
+                let ints = decode_payload(payload, self.scratch, self.next)?;
+                SnapshotView::from_ints(ints)?;
+                ints.len()
+            }
+            ChunkKind::Delta => {
+                let Some(len) = self.len else {
+                    return Err(Error::corrupt("delta before the first snapshot", 0));
+                };
+                let base = SnapshotView::from_ints(self.current.get(..len).unwrap_or_default())?;
+                let ints = decode_payload(payload, self.scratch, self.payload)?;
+                let delta = DeltaView::from_ints(ints, self.sizes)?;
+                apply(&base, &delta, self.next)?.as_ints().len()
+            }
+            ChunkKind::Message | ChunkKind::Unknown => return Ok(()),
+        };
+        core::mem::swap(&mut self.current, &mut self.next);
+        self.len = Some(len);
+        Ok(())
+    }
+
+    /// Decodes a payload (say, a message) into the payload buffer.
+    pub fn decode(&mut self, payload: &[u8]) -> Result<&[I32]> {
+        decode_payload(payload, self.scratch, self.payload)
+    }
+
+    /// The snapshot in effect, or `None` before the first full snapshot.
+    #[must_use]
+    pub fn snapshot(&self) -> Option<SnapshotView<'_>> {
+        let ints = self.current.get(..self.len?)?;
+        SnapshotView::from_ints(ints).ok()
+    }
+}
+
+/// The snapshot in effect at one tick; see [`Frames`].
+#[derive(Clone, Copy, Debug)]
+pub struct Frame<'s> {
+    /// The tick.
+    pub tick: i32,
+    /// Whether the tick marker flagged a keyframe.
+    pub keyframe: bool,
+    /// The full snapshot at that tick.
+    pub snapshot: SnapshotView<'s>,
+}
+
+/// Yields the full snapshot at every tick of a demo (after the first full
+/// snapshot), with keyframes and deltas applied in two fixed buffers.
+///
+/// A lending iterator: [`Frames::next`] returns a frame borrowing the
+/// buffers, valid until the next call. Messages are skipped. Fused after
+/// the first error.
+#[derive(Debug)]
+pub struct Frames<'a, 'b> {
+    chunks: Chunks<'a>,
+    rec: Reconstructor<'b>,
+    open: Option<(i32, bool)>,
+    failed: bool,
+}
+
+impl<'a, 'b> Frames<'a, 'b> {
+    /// Frames of `demo`, using `buffers` and the demo's item size table.
+    #[must_use]
+    pub fn new(demo: &DemoView<'a>, buffers: Buffers<'b>) -> Self {
+        Self {
+            chunks: demo.chunks(),
+            rec: Reconstructor::new(buffers, demo.header().item_sizes()),
+            open: None,
+            failed: false,
+        }
+    }
+
+    /// The next tick's frame, `None` at the end, or the error that stopped
+    /// decoding (with the file offset of the chunk). Not an `Iterator`:
+    /// the frame borrows the buffers.
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> Option<Result<Frame<'_>>> {
+        if self.failed {
+            return None;
+        }
+        loop {
+            let at = self.chunks.offset();
+            let done = match self.chunks.next() {
+                None => self.open.take(),
+                Some(Err(e)) => {
+                    self.failed = true;
+                    return Some(Err(e));
+                }
+                Some(Ok(Chunk::Tick { tick, keyframe })) => self.open.replace((tick, keyframe)),
+                Some(Ok(chunk)) => {
+                    if let Err(e) = self.rec.feed(&chunk) {
+                        self.failed = true;
+                        return Some(Err(Error::new(e.kind, at)));
+                    }
+                    continue;
+                }
+            };
+            match done {
+                Some((tick, keyframe)) if self.rec.len.is_some() => {
+                    let snapshot = self.rec.snapshot()?;
+                    return Some(Ok(Frame {
+                        tick,
+                        keyframe,
+                        snapshot,
+                    }));
+                }
+                None if self.chunks.end() != End::Open => return None,
+                _ => {}
+            }
+        }
+    }
+
+    /// How the chunk stream ended (see [`Chunks::end`]).
+    #[must_use]
+    pub const fn end(&self) -> End {
+        self.chunks.end()
+    }
+}

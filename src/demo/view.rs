@@ -1,0 +1,264 @@
+//! The demo header and the borrowed demo view.
+
+use uuid::Uuid;
+use zerocopy::FromBytes;
+
+use super::chunk::Chunks;
+use super::raw::{Header, MAGIC, MAX_MARKERS, TimelineMarkers};
+use super::{SHA256_EXTENSION, net_item_sizes};
+use crate::bytes::Cursor;
+use crate::datafile::DatafileView;
+use crate::error::{Error, ErrorKind, Result};
+
+/// Oldest demo version decoded.
+pub const MIN_VERSION: u8 = 3;
+/// Newest demo version decoded.
+pub const MAX_VERSION: u8 = 6;
+
+/// The demo header: fixed fields, timeline markers (v4+) and the map
+/// SHA-256 (v6 extension). Owned and small, so streaming readers can keep
+/// it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DemoHeader {
+    version: u8,
+    net_version: [u8; 64],
+    map_name: [u8; 64],
+    map_size: u32,
+    map_crc: u32,
+    kind: [u8; 8],
+    length: i32,
+    timestamp: [u8; 20],
+    markers: [i32; MAX_MARKERS],
+    num_markers: usize,
+    map_sha256: Option<[u8; 32]>,
+    len: usize,
+}
+
+/// The text of a NUL-terminated field checked by [`check_str`].
+fn field_str(field: &[u8]) -> &str {
+    let end = field.iter().position(|&b| b == 0).unwrap_or(field.len());
+    core::str::from_utf8(field.get(..end).unwrap_or_default()).unwrap_or_default()
+}
+
+/// DDNet's rule for header strings: the field holds a NUL and the text
+/// before it is UTF-8.
+fn check_str(field: &[u8], at: usize) -> Result<()> {
+    let Some(end) = field.iter().position(|&b| b == 0) else {
+        return Err(Error::new(ErrorKind::InvalidString, at));
+    };
+    core::str::from_utf8(field.get(..end).unwrap_or_default())
+        .map(|_| ())
+        .map_err(|e| Error::new(ErrorKind::InvalidString, at.saturating_add(e.valid_up_to())))
+}
+
+impl DemoHeader {
+    /// Bytes before the header's variable parts: magic, version, fixed
+    /// header.
+    pub const FIXED_LEN: usize = size_of::<Header>();
+    /// The longest header (version 6 with the SHA-256 extension).
+    pub const MAX_LEN: usize = Self::FIXED_LEN + size_of::<TimelineMarkers>() + 16 + 32;
+
+    /// Parses the header at the start of `bytes` (which may continue with
+    /// the map and chunks). Fails on a bad magic, a version outside 3..=6,
+    /// a string field without NUL or not UTF-8, or too few bytes.
+    pub fn parse(bytes: &[u8]) -> Result<Self> {
+        let (header, _) = Header::ref_from_prefix(bytes).map_err(|_| {
+            if bytes.len() >= MAGIC.len() && bytes.get(..MAGIC.len()) != Some(MAGIC) {
+                Error::new(ErrorKind::BadMagic, 0)
+            } else {
+                Error::truncated(bytes.len())
+            }
+        })?;
+        if &header.magic != MAGIC {
+            return Err(Error::new(ErrorKind::BadMagic, 0));
+        }
+        let version = header.version;
+        if !(MIN_VERSION..=MAX_VERSION).contains(&version) {
+            return Err(Error::new(ErrorKind::UnsupportedVersion(version.into()), 7));
+        }
+        check_str(&header.net_version, 8)?;
+        check_str(&header.map_name, 72)?;
+        check_str(&header.kind, 144)?;
+        check_str(&header.timestamp, 156)?;
+        let mut cur = Cursor::new(bytes);
+        cur.skip(Self::FIXED_LEN)?;
+        let mut markers = [0i32; MAX_MARKERS];
+        let mut num_markers = 0;
+        if version >= 4 {
+            let raw = cur.bytes(size_of::<TimelineMarkers>())?;
+            let raw = TimelineMarkers::ref_from_bytes(raw)
+                .map_err(|_| Error::truncated(Self::FIXED_LEN))?;
+            num_markers = usize::try_from(raw.num.get())
+                .unwrap_or(0)
+                .min(MAX_MARKERS);
+            for (m, r) in markers.iter_mut().zip(&raw.markers) {
+                *m = r.get();
+            }
+        }
+        let mut map_sha256 = None;
+        if version >= 6 {
+            // DDNet reads the extension only when its UUID is there.
+            let mut probe = cur.clone();
+            if probe.array::<16>().ok().map(Uuid::from_bytes) == Some(SHA256_EXTENSION) {
+                map_sha256 = Some(probe.array::<32>()?);
+                cur = probe;
+            }
+        }
+        Ok(Self {
+            version,
+            net_version: header.net_version,
+            map_name: header.map_name,
+            map_size: header.map_size.get(),
+            map_crc: header.map_crc.get(),
+            kind: header.kind,
+            length: header.length.get(),
+            timestamp: header.timestamp,
+            markers,
+            num_markers,
+            map_sha256,
+            len: cur.position(),
+        })
+    }
+
+    /// The demo version (3 to 6).
+    #[must_use]
+    pub const fn version(&self) -> u8 {
+        self.version
+    }
+
+    /// The network protocol version, e.g. `0.6 626fce9a778df4d4`.
+    #[must_use]
+    pub fn net_version(&self) -> &str {
+        field_str(&self.net_version)
+    }
+
+    /// The static item size table the net version selects:
+    /// [`crate::snapshot::ITEM_SIZES_07`] for `0.7 …`, otherwise
+    /// [`crate::snapshot::ITEM_SIZES_06`].
+    #[must_use]
+    pub fn item_sizes(&self) -> &'static [u16] {
+        net_item_sizes(self.net_version())
+    }
+
+    /// The map name.
+    #[must_use]
+    pub fn map_name(&self) -> &str {
+        field_str(&self.map_name)
+    }
+
+    /// Bytes of the embedded map.
+    #[must_use]
+    pub const fn map_size(&self) -> u32 {
+        self.map_size
+    }
+
+    /// CRC32 of the map file.
+    #[must_use]
+    pub const fn map_crc(&self) -> u32 {
+        self.map_crc
+    }
+
+    /// `client` or `server`.
+    #[must_use]
+    pub fn kind(&self) -> &str {
+        field_str(&self.kind)
+    }
+
+    /// Length in seconds; 0 if the recorder never finalised the file.
+    #[must_use]
+    pub const fn length_seconds(&self) -> i32 {
+        self.length
+    }
+
+    /// Recording time as the recorder wrote it.
+    #[must_use]
+    pub fn timestamp(&self) -> &str {
+        field_str(&self.timestamp)
+    }
+
+    /// Timeline marker ticks (none before version 4).
+    #[must_use]
+    pub fn markers(&self) -> &[i32] {
+        self.markers.get(..self.num_markers).unwrap_or_default()
+    }
+
+    /// The map's SHA-256 from the version 6 extension, if present.
+    #[must_use]
+    pub const fn map_sha256(&self) -> Option<&[u8; 32]> {
+        self.map_sha256.as_ref()
+    }
+
+    /// Bytes of header before the embedded map.
+    #[must_use]
+    pub const fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Always `false`: a header is never empty.
+    #[must_use]
+    pub const fn is_empty(&self) -> bool {
+        false
+    }
+}
+
+/// A demo file in memory: the header, the embedded map and the chunk
+/// stream, borrowed.
+#[derive(Clone, Debug)]
+pub struct DemoView<'a> {
+    header: DemoHeader,
+    map: &'a [u8],
+    chunks: &'a [u8],
+}
+
+impl<'a> DemoView<'a> {
+    /// Parses the header and locates the map and the chunk stream. Chunks
+    /// are decoded lazily by [`DemoView::chunks`].
+    pub fn parse(bytes: &'a [u8]) -> Result<Self> {
+        let header = DemoHeader::parse(bytes)?;
+        let map_end = usize::try_from(header.map_size)
+            .ok()
+            .and_then(|n| n.checked_add(header.len))
+            .filter(|&end| end <= bytes.len())
+            .ok_or(Error::truncated(bytes.len()))?;
+        Ok(Self {
+            map: bytes.get(header.len..map_end).unwrap_or_default(),
+            chunks: bytes.get(map_end..).unwrap_or_default(),
+            header,
+        })
+    }
+
+    /// The header.
+    #[must_use]
+    pub const fn header(&self) -> &DemoHeader {
+        &self.header
+    }
+
+    /// The embedded map file's bytes.
+    #[must_use]
+    pub const fn map_data(&self) -> &'a [u8] {
+        self.map
+    }
+
+    /// The embedded map as a datafile (errors carry demo file offsets).
+    pub fn map(&self) -> Result<DatafileView<'a>> {
+        DatafileView::parse(self.map).map_err(|e| e.shifted(self.header.len))
+    }
+
+    /// Byte offset of the chunk stream in the file.
+    #[must_use]
+    pub const fn chunks_offset(&self) -> usize {
+        self.header.len.saturating_add(self.map.len())
+    }
+
+    /// The chunk stream's bytes.
+    #[must_use]
+    pub const fn chunk_bytes(&self) -> &'a [u8] {
+        self.chunks
+    }
+
+    /// A pull iterator over the chunks; errors carry file offsets.
+    #[must_use]
+    pub fn chunks(&self) -> Chunks<'a> {
+        Chunks::new(self.chunks, self.header.version, self.chunks_offset())
+    }
+}
