@@ -114,9 +114,10 @@ impl ChunkDecoder {
             };
             let (tick, consumed) = match delta {
                 Some(delta) => {
-                    let prev = self
-                        .tick
-                        .ok_or(Error::corrupt("tick delta before the first absolute tick", 0))?;
+                    let prev = self.tick.ok_or(Error::corrupt(
+                        "tick delta before the first absolute tick",
+                        0,
+                    ))?;
                     (prev.checked_add(i32::from(delta)), 1)
                 }
                 None => {

@@ -59,9 +59,9 @@
 
 mod chunk;
 pub mod raw;
-mod reconstruct;
 #[cfg(feature = "std")]
 mod reader;
+mod reconstruct;
 mod view;
 
 pub use chunk::{Chunk, ChunkDecoder, ChunkKind, Chunks, Decoded, End, MAX_TICK, MIN_TICK};
@@ -99,7 +99,11 @@ pub fn net_item_sizes(net_version: &str) -> &'static [u16] {
 ///
 /// Errors: those of [`crate::huffman::decode`] (offsets in `payload`) and
 /// of [`crate::snapshot::unpack_ints`] (offsets in the decoded bytes).
-pub fn decode_payload<'o>(payload: &[u8], scratch: &mut [u8], out: &'o mut [I32]) -> Result<&'o [I32]> {
+pub fn decode_payload<'o>(
+    payload: &[u8],
+    scratch: &mut [u8],
+    out: &'o mut [I32],
+) -> Result<&'o [I32]> {
     let n = crate::huffman::decode(payload, scratch)?;
     crate::snapshot::unpack_ints(scratch.get(..n).unwrap_or_default(), out)
 }

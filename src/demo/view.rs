@@ -88,9 +88,7 @@ impl DemoHeader {
             let raw = cur.bytes(size_of::<TimelineMarkers>())?;
             let raw = TimelineMarkers::ref_from_bytes(raw)
                 .map_err(|_| Error::truncated(Self::FIXED_LEN))?;
-            num_markers = usize::try_from(raw.num.get())
-                .unwrap_or(0)
-                .min(MAX_MARKERS);
+            num_markers = usize::try_from(raw.num.get()).unwrap_or(0).min(MAX_MARKERS);
             for (m, r) in markers.iter_mut().zip(&raw.markers) {
                 *m = r.get();
             }

@@ -36,7 +36,12 @@ fn kind_name(kind: ChunkKind) -> &'static str {
 /// every tick; `each` sees every chunk with the tick and snapshot in effect.
 fn walk(
     view: &DemoView<'_>,
-    mut each: impl FnMut(&Chunk<'_>, Option<i32>, &Reconstructor<'_>, Option<(i32, bool)>) -> Result<(), CliError>,
+    mut each: impl FnMut(
+        &Chunk<'_>,
+        Option<i32>,
+        &Reconstructor<'_>,
+        Option<(i32, bool)>,
+    ) -> Result<(), CliError>,
 ) -> Result<Facts, CliError> {
     let mut owned = OwnedBuffers::new();
     let mut rec = Reconstructor::new(owned.buffers(), view.header().item_sizes());
@@ -46,21 +51,21 @@ fn walk(
     while let Some(chunk) = chunks.next() {
         let at = chunks.offset();
         let chunk = chunk?;
-        facts.chunks += 1;
+        facts.chunks = facts.chunks.saturating_add(1);
         let mut msg = None;
         match chunk {
             Chunk::Tick { tick: t, .. } => {
-                facts.tick_markers += 1;
+                facts.tick_markers = facts.tick_markers.saturating_add(1);
                 facts.first_tick.get_or_insert(t);
                 facts.last_tick = Some(t);
                 tick = Some(t);
             }
             Chunk::Data { kind, payload } => {
                 match kind {
-                    ChunkKind::Snapshot => facts.snapshots += 1,
-                    ChunkKind::Delta => facts.deltas += 1,
+                    ChunkKind::Snapshot => facts.snapshots = facts.snapshots.saturating_add(1),
+                    ChunkKind::Delta => facts.deltas = facts.deltas.saturating_add(1),
                     ChunkKind::Message => {
-                        facts.messages += 1;
+                        facts.messages = facts.messages.saturating_add(1);
                         let ints = rec.decode(payload).map_err(|e| chunk_error(e, at))?;
                         msg = message_id(ints.as_bytes());
                     }
@@ -125,7 +130,13 @@ pub fn inspect(bytes: &[u8], as_json: bool, out: &mut dyn Write) -> Result<(), C
         )?;
         return Ok(());
     }
-    writeln!(out, "demo version {} ({} bytes), {} recording", h.version(), bytes.len(), h.kind())?;
+    writeln!(
+        out,
+        "demo version {} ({} bytes), {} recording",
+        h.version(),
+        bytes.len(),
+        h.kind()
+    )?;
     writeln!(out, "  net version: {}", h.net_version())?;
     writeln!(
         out,
@@ -135,7 +146,12 @@ pub fn inspect(bytes: &[u8], as_json: bool, out: &mut dyn Write) -> Result<(), C
         h.map_crc(),
         sha.as_deref().unwrap_or("-")
     )?;
-    writeln!(out, "  length:      {} s, recorded {}", h.length_seconds(), h.timestamp())?;
+    writeln!(
+        out,
+        "  length:      {} s, recorded {}",
+        h.length_seconds(),
+        h.timestamp()
+    )?;
     writeln!(out, "  markers:     {:?}", h.markers())?;
     writeln!(
         out,
@@ -156,20 +172,25 @@ pub fn dump(bytes: &[u8], out: &mut dyn Write) -> Result<(), CliError> {
     let view = DemoView::parse(bytes)?;
     walk(&view, |chunk, tick, rec, msg| {
         let line: Value = match *chunk {
-            Chunk::Tick { tick, keyframe } => json!({"tick": tick, "kind": "tick", "keyframe": keyframe}),
+            Chunk::Tick { tick, keyframe } => {
+                json!({"tick": tick, "kind": "tick", "keyframe": keyframe})
+            }
             Chunk::Data { kind, payload } => {
-                let mut line = json!({"tick": tick, "kind": kind_name(kind), "size": payload.len()});
+                let mut line = serde_json::Map::new();
+                line.insert("tick".into(), json!(tick));
+                line.insert("kind".into(), json!(kind_name(kind)));
+                line.insert("size".into(), json!(payload.len()));
                 if matches!(kind, ChunkKind::Snapshot | ChunkKind::Delta)
                     && let Some(snap) = rec.snapshot()
                 {
-                    line["items"] = json!(snap.item_count());
-                    line["crc"] = json!(snap.checksum());
+                    line.insert("items".into(), json!(snap.item_count()));
+                    line.insert("crc".into(), json!(snap.checksum()));
                 }
                 if let Some((id, system)) = msg {
-                    line["msg_id"] = json!(id);
-                    line["system"] = json!(system);
+                    line.insert("msg_id".into(), json!(id));
+                    line.insert("system".into(), json!(system));
                 }
-                line
+                Value::Object(line)
             }
         };
         json_line(out, &line).map_err(CliError::Io)
