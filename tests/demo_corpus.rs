@@ -1,0 +1,266 @@
+//! Every corpus demo: header, embedded map (a valid datafile whose SHA-256
+//! matches the v6 header), every chunk decoded, every delta applied, a
+//! snapshot at every tick; the std reader agrees with the slice iterator;
+//! the `gamefmt` CLI reproduces every fact of `demos.expected.jsonl`.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    clippy::arithmetic_side_effects
+)]
+
+mod common;
+
+use gamefmt::demo::{
+    Chunk, ChunkKind, DemoView, End, Frames, OwnedBuffers, Reader, Reconstructor, decode_payload,
+};
+use gamefmt::snapshot::SnapshotView;
+use sha2::{Digest, Sha256};
+use zerocopy::little_endian::I32;
+
+fn demos(test: &str) -> Option<Vec<(String, Vec<u8>)>> {
+    common::corpus_files(test, "teeworlds/demos", ".demo")
+}
+
+#[test]
+fn embedded_maps_are_datafiles_matching_the_header_sha256() {
+    let Some(demos) = demos("embedded_maps_are_datafiles_matching_the_header_sha256") else {
+        return;
+    };
+    let mut with_sha = 0;
+    for (name, bytes) in &demos {
+        let view = DemoView::parse(bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let map = view.map().unwrap_or_else(|e| panic!("{name}: map: {e}"));
+        assert!(map.item_count() > 0, "{name}");
+        assert_eq!(view.map_data().len(), view.header().map_size() as usize);
+        if let Some(sha) = view.header().map_sha256() {
+            assert_eq!(view.header().version(), 6, "{name}");
+            let digest: [u8; 32] = Sha256::digest(view.map_data()).into();
+            assert_eq!(&digest, sha, "{name}: map SHA-256");
+            with_sha += 1;
+        }
+    }
+    // All six version 6 demos carry the extension (SOURCES.md).
+    assert_eq!(with_sha, 6);
+}
+
+#[test]
+fn every_chunk_decodes_and_every_delta_applies() {
+    let Some(demos) = demos("every_chunk_decodes_and_every_delta_applies") else {
+        return;
+    };
+    let mut owned = OwnedBuffers::new();
+    let mut scratch = vec![0u8; gamefmt::demo::MAX_PAYLOAD];
+    let mut ints = vec![I32::ZERO; gamefmt::demo::MAX_PAYLOAD_INTS];
+    for (name, bytes) in &demos {
+        let view = DemoView::parse(bytes).unwrap();
+        let mut rec = Reconstructor::new(owned.buffers(), view.header().item_sizes());
+        let mut chunks = view.chunks();
+        let (mut deltas, mut snapshots) = (0, 0);
+        for chunk in chunks.by_ref() {
+            let chunk = chunk.unwrap_or_else(|e| panic!("{name}: {e}"));
+            if let Chunk::Data { kind, payload } = chunk {
+                let decoded = decode_payload(payload, &mut scratch, &mut ints)
+                    .unwrap_or_else(|e| panic!("{name}: {e}"));
+                match kind {
+                    ChunkKind::Snapshot => {
+                        SnapshotView::from_ints(decoded).unwrap();
+                        snapshots += 1;
+                    }
+                    ChunkKind::Delta => deltas += 1,
+                    ChunkKind::Message => assert!(!decoded.is_empty(), "{name}: empty message"),
+                    ChunkKind::Unknown => panic!("{name}: chunk kind 0"),
+                }
+                rec.feed(&chunk).unwrap_or_else(|e| panic!("{name}: {e}"));
+            }
+        }
+        assert!(snapshots > 0 && deltas > 0, "{name}");
+        let expected_end = if name.contains("truncated") {
+            matches!(chunks.end(), End::Truncated { .. })
+        } else {
+            chunks.end() == End::Complete
+        };
+        assert!(expected_end, "{name}: {:?}", chunks.end());
+    }
+}
+
+#[test]
+fn a_snapshot_at_every_tick() {
+    let Some(demos) = demos("a_snapshot_at_every_tick") else {
+        return;
+    };
+    let mut owned = OwnedBuffers::new();
+    for (name, bytes) in &demos {
+        let view = DemoView::parse(bytes).unwrap();
+        let ticks = view
+            .chunks()
+            .filter(|c| matches!(c, Ok(Chunk::Tick { .. })))
+            .count();
+        let mut frames = Frames::new(&view, owned.buffers());
+        let mut n = 0;
+        let mut last = None;
+        while let Some(frame) = frames.next() {
+            let frame = frame.unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert!(last < Some(frame.tick), "{name}: ticks increase");
+            last = Some(frame.tick);
+            n += 1;
+        }
+        // The first tick marker of every corpus demo is followed by a
+        // keyframe snapshot, so every tick gets a frame.
+        assert_eq!(n, ticks, "{name}");
+    }
+}
+
+#[test]
+fn std_reader_matches_slice_iterator() {
+    let Some(demos) = demos("std_reader_matches_slice_iterator") else {
+        return;
+    };
+    for (name, bytes) in &demos {
+        let view = DemoView::parse(bytes).unwrap();
+        // A reader that returns at most 1000 bytes per call.
+        struct Trickle<'a>(&'a [u8]);
+        impl std::io::Read for Trickle<'_> {
+            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+                let n = buf.len().min(self.0.len()).min(1000);
+                buf[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                Ok(n)
+            }
+        }
+        let mut reader = Reader::new(Trickle(bytes)).unwrap();
+        assert_eq!(reader.header(), view.header());
+        let mut chunks = view.chunks();
+        loop {
+            let a = chunks.next().map(Result::unwrap);
+            let b = reader.next_chunk().map(Result::unwrap);
+            assert_eq!(a, b, "{name}");
+            if a.is_none() {
+                break;
+            }
+        }
+        assert_eq!(reader.end(), chunks.end(), "{name}");
+    }
+}
+
+#[test]
+fn cut_demos_end_cleanly_after_the_last_whole_chunk() {
+    let Some(demos) = demos("cut_demos_end_cleanly_after_the_last_whole_chunk") else {
+        return;
+    };
+    let (name, bytes) = demos
+        .iter()
+        .find(|(n, _)| n.contains("tinycave_other_player_disconnect"))
+        .unwrap();
+    let full = DemoView::parse(bytes).unwrap();
+    let start = full.chunks_offset();
+    let total = full.chunks().count();
+    let mut owned = OwnedBuffers::new();
+    for cut in start..bytes.len() {
+        let view = DemoView::parse(&bytes[..cut]).unwrap();
+        let mut chunks = view.chunks();
+        let got = chunks.by_ref().map(Result::unwrap).count();
+        assert!(got <= total, "{name} cut at {cut}");
+        match chunks.end() {
+            End::Complete => {}
+            End::Truncated { offset } => assert!(offset < cut, "{name} cut at {cut}"),
+            other => panic!("{name} cut at {cut}: {other:?}"),
+        }
+        // Reconstruction over the prefix never fails either.
+        let mut frames = Frames::new(&view, owned.buffers());
+        while let Some(frame) = frames.next() {
+            frame.unwrap();
+        }
+    }
+    // Cutting inside the header or map is a clean error.
+    for cut in 0..start {
+        assert!(DemoView::parse(&bytes[..cut]).is_err());
+    }
+}
+
+#[test]
+fn corrupted_demos_never_panic() {
+    let Some(demos) = demos("corrupted_demos_never_panic") else {
+        return;
+    };
+    let (_, bytes) = demos
+        .iter()
+        .find(|(n, _)| n.contains("tinycave_other_player_join"))
+        .unwrap();
+    let start = DemoView::parse(bytes).unwrap().chunks_offset();
+    let mut owned = OwnedBuffers::new();
+    let mut copy = bytes.clone();
+    let mut x = 0x9E37_79B9u32;
+    for i in 0..4000 {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        // Half of the corruptions hit the chunk stream.
+        let at = if i % 2 == 0 {
+            start + x as usize % (bytes.len() - start)
+        } else {
+            x as usize % bytes.len()
+        };
+        copy[at] ^= (x >> 24) as u8 | 1;
+        if let Ok(view) = DemoView::parse(&copy) {
+            let mut frames = Frames::new(&view, owned.buffers());
+            while let Some(frame) = frames.next() {
+                if frame.is_err() {
+                    break;
+                }
+            }
+        }
+        copy[at] = bytes[at];
+    }
+}
+
+#[cfg(feature = "cli")]
+#[test]
+fn cli_facts_match_demos_expected() {
+    let Some(dir) = common::corpus_dir("cli_facts_match_demos_expected") else {
+        return;
+    };
+    let expected = std::fs::read_to_string(dir.join("teeworlds/demos.expected.jsonl")).unwrap();
+    let mut files = 0;
+    let mut facts = 0;
+    for line in expected.lines() {
+        let mut want: serde_json::Value = serde_json::from_str(line).unwrap();
+        let file = want
+            .as_object_mut()
+            .unwrap()
+            .remove("file")
+            .unwrap()
+            .as_str()
+            .unwrap()
+            .to_owned();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_gamefmt"))
+            .args(["inspect", "--json"])
+            .arg(dir.join("teeworlds/demos").join(&file))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{file}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let got: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let got = got.as_object().unwrap();
+        for (key, value) in want.as_object().unwrap() {
+            assert_eq!(got.get(key), Some(value), "{file}: {key}");
+            facts += 1;
+        }
+        assert_eq!(
+            got.len(),
+            want.as_object().unwrap().len(),
+            "{file}: extra keys"
+        );
+        files += 1;
+    }
+    let on_disk =
+        common::corpus_files("cli_facts_match_demos_expected", "teeworlds/demos", ".demo")
+            .unwrap()
+            .len();
+    assert_eq!(files, on_disk, "one expected line per demo");
+    assert_eq!(facts, files * 18);
+}
