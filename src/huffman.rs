@@ -171,9 +171,10 @@ pub fn code(symbol: usize) -> Option<(u32, u32)> {
 /// Decodes the Huffman stream `src` into `dst`; returns the number of bytes
 /// written.
 ///
-/// Decoding stops at the end symbol; anything after it is ignored. Fails
-/// with [`ErrorKind::Truncated`] (offset `src.len()`) if `src` ends before
-/// the end symbol, and with [`ErrorKind::BufferTooSmall`] (`needed` = the
+/// Decoding stops at the end symbol; anything after it is ignored. As in
+/// DDNet, the end symbol's last bits may be missing if they are zeros.
+/// Fails with [`ErrorKind::Truncated`] (offset `src.len()`) if `src` ends
+/// before the end symbol, and with [`ErrorKind::BufferTooSmall`] (`needed` = the
 /// decoded length) if `dst` is too short. Never allocates.
 pub fn decode(src: &[u8], dst: &mut [u8]) -> Result<usize> {
     let total_bits = src.len().saturating_mul(8);
@@ -211,7 +212,10 @@ pub fn decode(src: &[u8], dst: &mut [u8]) -> Result<usize> {
             count = count.wrapping_sub(1);
             consumed = consumed.saturating_add(1);
         }
-        if consumed > total_bits {
+        // Only the end symbol may be completed by the zero padding (DDNet's
+        // decoder reads zeros past the end; a data symbol there would be
+        // followed by endless zeros, which never form the end symbol).
+        if consumed > total_bits && node != EOF_SYMBOL {
             return Err(Error::truncated(src.len()));
         }
         if node == EOF_SYMBOL {

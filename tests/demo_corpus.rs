@@ -264,3 +264,39 @@ fn cli_facts_match_demos_expected() {
     assert_eq!(files, on_disk, "one expected line per demo");
     assert_eq!(facts, files * 18);
 }
+
+#[test]
+fn ddnet_extended_types_resolve_to_known_uuids() {
+    use gamefmt::snapshot::{DDNET_NET_OBJECTS, EX_TYPES, UUID_DDNET_CHARACTER, UUID_GAME_INFO_EX};
+    let Some(demos) = demos("ddnet_extended_types_resolve_to_known_uuids") else {
+        return;
+    };
+    let mut owned = OwnedBuffers::new();
+    for (name, bytes) in &demos {
+        let view = DemoView::parse(bytes).unwrap();
+        let ddnet = view.header().net_version().starts_with("0.6");
+        let mut seen = std::collections::BTreeSet::new();
+        let mut frames = Frames::new(&view, owned.buffers());
+        while let Some(frame) = frames.next() {
+            let snap = frame.unwrap().snapshot;
+            for item in snap.items().filter(|i| EX_TYPES.contains(&i.type_id())) {
+                let uuid = snap
+                    .type_uuid(item.type_id())
+                    .unwrap_or_else(|| panic!("{name}: type {:#x} undeclared", item.type_id()));
+                assert!(
+                    DDNET_NET_OBJECTS.iter().any(|(_, u)| *u == uuid),
+                    "{name}: unknown {uuid}"
+                );
+                assert_eq!(snap.type_for_uuid(&uuid), Some(item.type_id()));
+                seen.insert(uuid);
+            }
+        }
+        if ddnet {
+            // Every DDNet server sends these two on every snapshot.
+            assert!(seen.contains(&UUID_DDNET_CHARACTER), "{name}");
+            assert!(seen.contains(&UUID_GAME_INFO_EX), "{name}");
+        } else {
+            assert!(seen.is_empty(), "{name}: 0.7 has no DDNet objects");
+        }
+    }
+}
