@@ -192,12 +192,12 @@ fn corrupted_demos_never_panic() {
     let mut owned = OwnedBuffers::new();
     let mut copy = bytes.clone();
     let mut x = 0x9E37_79B9u32;
-    for i in 0..4000 {
+    for i in 0..4000u32 {
         x ^= x << 13;
         x ^= x >> 17;
         x ^= x << 5;
         // Half of the corruptions hit the chunk stream.
-        let at = if i % 2 == 0 {
+        let at = if i.is_multiple_of(2) {
             start + x as usize % (bytes.len() - start)
         } else {
             x as usize % bytes.len()

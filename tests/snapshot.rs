@@ -400,8 +400,8 @@ fn as_map(snap: &SnapshotView<'_>) -> BTreeMap<u32, Vec<i32>> {
 fn create_then_apply_gives_the_new_snapshot() {
     let mut rng = Rng(0x1234_5678);
     let mut out = vec![I32::ZERO; gamefmt::snapshot::MAX_SNAPSHOT_INTS];
-    for round in 0..2000 {
-        let sizes = if round % 2 == 0 {
+    for round in 0..2000u32 {
+        let sizes = if round.is_multiple_of(2) {
             ITEM_SIZES_06
         } else {
             ITEM_SIZES_07
