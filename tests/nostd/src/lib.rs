@@ -23,3 +23,38 @@ pub extern "C" fn gamefmt_datafile_items(ptr: *const u8, len: usize, buf: *mut u
         Err(_) => -1,
     }
 }
+
+/// Rebuilds every snapshot of a demo in `buf` (Huffman, packed ints, delta
+/// application) and returns the item count of the last one, or -1.
+#[unsafe(no_mangle)]
+pub extern "C" fn gamefmt_demo_final_items(ptr: *const u8, len: usize, buf: *mut u8, cap: usize) -> isize {
+    use gamefmt::demo::{Buffers, DemoView, Frames, MAX_PAYLOAD};
+    use zerocopy::FromBytes;
+    use zerocopy::little_endian::I32;
+    // SAFETY: the caller passes valid, non-overlapping buffers.
+    let (bytes, buf) = unsafe {
+        (core::slice::from_raw_parts(ptr, len), core::slice::from_raw_parts_mut(buf, cap))
+    };
+    let Some((scratch, ints)) = buf.split_at_mut_checked(MAX_PAYLOAD.min(cap)) else {
+        return -1;
+    };
+    let ints_len = ints.len() / 4 * 4;
+    let Ok(ints) = <[I32]>::mut_from_bytes(&mut ints[..ints_len]) else {
+        return -1;
+    };
+    let third = ints.len() / 3;
+    let (payload, rest) = ints.split_at_mut(third);
+    let (current, next) = rest.split_at_mut(third);
+    let Ok(view) = DemoView::parse(bytes) else {
+        return -1;
+    };
+    let mut frames = Frames::new(&view, Buffers { scratch, payload, current, next });
+    let mut items = -1;
+    while let Some(frame) = frames.next() {
+        match frame {
+            Ok(frame) => items = frame.snapshot.item_count() as isize,
+            Err(_) => return -1,
+        }
+    }
+    items
+}
