@@ -1,0 +1,106 @@
+//! Snapshot delta application (deltas/s) and whole-demo decoding to a full
+//! snapshot at every tick (bytes of chunk stream per second) over the
+//! corpus demos.
+//!
+//! `cargo bench --bench snapshot --features alloc`. Skips (prints why) when
+//! the corpus folder is absent.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    clippy::arithmetic_side_effects
+)]
+
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+use divan::counter::{BytesCount, ItemsCount};
+use gamefmt::demo::{Chunk, ChunkKind, DemoView, Frames, OwnedBuffers, Reconstructor};
+use gamefmt::snapshot::{DeltaView, MAX_SNAPSHOT_INTS, SnapshotView, apply};
+use zerocopy::little_endian::I32;
+
+fn main() {
+    divan::main();
+}
+
+fn demos() -> &'static [(String, Vec<u8>)] {
+    static DEMOS: std::sync::OnceLock<Vec<(String, Vec<u8>)>> = std::sync::OnceLock::new();
+    DEMOS.get_or_init(|| {
+        common::corpus_files("bench snapshot", "teeworlds/demos", ".demo").unwrap_or_default()
+    })
+}
+
+/// Every delta of every corpus demo with the snapshot it applies to, in
+/// int form, and the item size table.
+struct Pair {
+    base: Vec<I32>,
+    delta: Vec<I32>,
+    sizes: &'static [u16],
+}
+
+fn pairs() -> &'static [Pair] {
+    static PAIRS: std::sync::OnceLock<Vec<Pair>> = std::sync::OnceLock::new();
+    PAIRS.get_or_init(|| {
+        let mut out = Vec::new();
+        let mut owned = OwnedBuffers::new();
+        for (_, bytes) in demos() {
+            let view = DemoView::parse(bytes).unwrap();
+            let sizes = view.header().item_sizes();
+            let mut rec = Reconstructor::new(owned.buffers(), sizes);
+            for chunk in view.chunks() {
+                let chunk = chunk.unwrap();
+                if let Chunk::Data {
+                    kind: ChunkKind::Delta,
+                    payload,
+                } = chunk
+                {
+                    let base = rec.snapshot().unwrap().as_ints().to_vec();
+                    let delta = rec.decode(payload).unwrap().to_vec();
+                    out.push(Pair { base, delta, sizes });
+                }
+                rec.feed(&chunk).unwrap();
+            }
+        }
+        out
+    })
+}
+
+/// Validating and applying every corpus delta into one reused buffer.
+#[divan::bench]
+fn apply_deltas(bencher: divan::Bencher) {
+    let mut out = vec![I32::ZERO; MAX_SNAPSHOT_INTS];
+    bencher
+        .counter(ItemsCount::new(pairs().len()))
+        .bench_local(|| {
+            let mut crc = 0i32;
+            for p in pairs() {
+                let base = SnapshotView::from_ints(&p.base).unwrap();
+                let delta = DeltaView::from_ints(&p.delta, p.sizes).unwrap();
+                crc = crc.wrapping_add(apply(&base, &delta, &mut out).unwrap().item_count() as i32);
+            }
+            crc
+        });
+}
+
+/// Whole demos: chunk headers, Huffman, packed ints, keyframes and deltas,
+/// a full snapshot at every tick. Counted in bytes of chunk stream.
+#[divan::bench]
+fn decode_demos_to_snapshots(bencher: divan::Bencher) {
+    let total: usize = demos()
+        .iter()
+        .map(|(_, b)| DemoView::parse(b).unwrap().chunk_bytes().len())
+        .sum();
+    let mut owned = OwnedBuffers::new();
+    bencher.counter(BytesCount::new(total)).bench_local(|| {
+        let mut ticks = 0usize;
+        for (_, bytes) in demos() {
+            let view = DemoView::parse(divan::black_box(bytes)).unwrap();
+            let mut frames = Frames::new(&view, owned.buffers());
+            while let Some(frame) = frames.next() {
+                ticks += frame.unwrap().snapshot.item_count();
+            }
+        }
+        ticks
+    });
+}
