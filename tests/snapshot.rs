@@ -442,3 +442,37 @@ fn create_delta_refuses_what_a_delta_cannot_express() {
     let c = SnapshotView::parse(&c).unwrap();
     assert!(create_delta(&a, &c, ITEM_SIZES_06).is_err(), "static size");
 }
+
+#[test]
+fn random_ints_never_panic() {
+    let mut rng = Rng(0xC0FF_EE11);
+    let mut out = vec![I32::ZERO; 512];
+    let base = fixed_snapshot();
+    let base = SnapshotView::parse(&base).unwrap();
+    for _ in 0..20_000 {
+        let len = rng.below(24) as usize;
+        let ints: Vec<i32> = (0..len)
+            .map(|_| match rng.below(3) {
+                0 => rng.below(8) as i32,
+                1 => rng.below(64) as i32 * 4,
+                _ => rng.value(),
+            })
+            .collect();
+        let bytes = bytes(&ints);
+        if let Ok(snap) = SnapshotView::parse(&bytes) {
+            let _ = (
+                snap.checksum(),
+                snap.items().count(),
+                snap.type_uuid(0x7FFF),
+            );
+        }
+        for sizes in [ITEM_SIZES_06, ITEM_SIZES_07] {
+            if let Ok(delta) = DeltaView::parse(&bytes, sizes) {
+                assert_eq!(delta.items().count(), delta.update_count());
+                if let Ok(next) = apply(&base, &delta, &mut out) {
+                    let _ = next.checksum();
+                }
+            }
+        }
+    }
+}

@@ -48,8 +48,11 @@ fn walk(
     let mut facts = Facts::default();
     let mut chunks = view.chunks();
     let mut tick = None;
-    while let Some(chunk) = chunks.next() {
+    loop {
         let at = chunks.offset();
+        let Some(chunk) = chunks.next() else {
+            break;
+        };
         let chunk = chunk?;
         facts.chunks = facts.chunks.saturating_add(1);
         let mut msg = None;
@@ -89,9 +92,9 @@ fn walk(
     Ok(facts)
 }
 
-/// An error inside the chunk that ends at `end` (the offset after it).
-fn chunk_error(e: gamefmt::Error, end: usize) -> CliError {
-    CliError::Invalid(format!("chunk ending at byte offset {end}: {}", e.kind))
+/// An error inside the payload of the chunk at file offset `at`.
+fn chunk_error(e: gamefmt::Error, at: usize) -> CliError {
+    CliError::Decode(gamefmt::Error::new(e.kind, at))
 }
 
 fn hex(bytes: &[u8]) -> String {
