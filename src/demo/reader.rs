@@ -58,7 +58,7 @@ impl<R: Read> Reader<R> {
             src.fill()?;
         }
         let header = DemoHeader::parse(src.pending()).map_err(invalid)?;
-        src.consume(header.len());
+        src.consume(header.map_offset());
         let mut map_left = usize::try_from(header.map_size()).unwrap_or(usize::MAX);
         while map_left > 0 {
             if src.start == src.end {

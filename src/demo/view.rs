@@ -186,16 +186,10 @@ impl DemoHeader {
         self.map_sha256.as_ref()
     }
 
-    /// Bytes of header before the embedded map.
+    /// Byte offset of the embedded map: the header's length.
     #[must_use]
-    pub const fn len(&self) -> usize {
+    pub const fn map_offset(&self) -> usize {
         self.len
-    }
-
-    /// Always `false`: a header is never empty.
-    #[must_use]
-    pub const fn is_empty(&self) -> bool {
-        false
     }
 }
 

@@ -73,15 +73,9 @@ impl<'a> SnapshotView<'a> {
     /// The length must be a multiple of 4; see [`SnapshotView::from_ints`]
     /// for the rules.
     pub fn parse(bytes: &'a [u8]) -> Result<Self> {
-        let usable = bytes.len() & !3;
-        if usable != bytes.len() {
-            return Err(Error::corrupt(
-                "snapshot length is not a multiple of 4",
-                usable,
-            ));
-        }
-        let ints = <[I32]>::ref_from_bytes(bytes)
-            .map_err(|_| Error::corrupt("snapshot length is not a multiple of 4", 0))?;
+        let ints = <[I32]>::ref_from_bytes(bytes).map_err(|_| {
+            Error::corrupt("snapshot length is not a multiple of 4", bytes.len() & !3)
+        })?;
         Self::from_ints(ints)
     }
 
