@@ -83,8 +83,9 @@ fn apply_deltas(bencher: divan::Bencher) {
         });
 }
 
-/// Whole demos: chunk headers, Huffman, packed ints, keyframes and deltas,
-/// a full snapshot at every tick. Counted in bytes of chunk stream.
+/// Whole demos: chunk headers, Huffman and packed ints of every payload
+/// (messages included), keyframes and deltas applied, so the full snapshot
+/// is rebuilt at every tick. Counted in bytes of chunk stream.
 #[divan::bench]
 fn decode_demos_to_snapshots(bencher: divan::Bencher) {
     let total: usize = demos()
@@ -93,14 +94,74 @@ fn decode_demos_to_snapshots(bencher: divan::Bencher) {
         .sum();
     let mut owned = OwnedBuffers::new();
     bencher.counter(BytesCount::new(total)).bench_local(|| {
-        let mut ticks = 0usize;
+        let mut sum = 0usize;
+        for (_, bytes) in demos() {
+            let view = DemoView::parse(divan::black_box(bytes)).unwrap();
+            let mut rec = Reconstructor::new(owned.buffers(), view.header().item_sizes());
+            for chunk in view.chunks() {
+                let chunk = chunk.unwrap();
+                match chunk {
+                    Chunk::Data {
+                        kind: ChunkKind::Message | ChunkKind::Unknown,
+                        payload,
+                    } => {
+                        sum += rec.decode(payload).unwrap().len();
+                    }
+                    Chunk::Data { .. } => {
+                        rec.feed(&chunk).unwrap();
+                        sum += rec.snapshot().unwrap().item_count();
+                    }
+                    Chunk::Tick { .. } => {}
+                }
+            }
+        }
+        sum
+    });
+}
+
+/// The same through `Frames` (snapshot and delta payloads only; messages
+/// are skipped undecoded), a full snapshot per tick. Counted in bytes of
+/// chunk stream.
+#[divan::bench]
+fn frames_only(bencher: divan::Bencher) {
+    let total: usize = demos()
+        .iter()
+        .map(|(_, b)| DemoView::parse(b).unwrap().chunk_bytes().len())
+        .sum();
+    let mut owned = OwnedBuffers::new();
+    bencher.counter(BytesCount::new(total)).bench_local(|| {
+        let mut items = 0usize;
         for (_, bytes) in demos() {
             let view = DemoView::parse(divan::black_box(bytes)).unwrap();
             let mut frames = Frames::new(&view, owned.buffers());
             while let Some(frame) = frames.next() {
-                ticks += frame.unwrap().snapshot.item_count();
+                items += frame.unwrap().snapshot.item_count();
             }
         }
-        ticks
+        items
+    });
+}
+
+/// Huffman decoding alone of every chunk payload, in compressed bytes.
+#[divan::bench]
+fn huffman_decode_payloads(bencher: divan::Bencher) {
+    let payloads: Vec<&[u8]> = demos()
+        .iter()
+        .flat_map(|(_, b)| {
+            let view = DemoView::parse(b).unwrap();
+            view.chunks().filter_map(|c| match c.unwrap() {
+                Chunk::Data { payload, .. } => Some(payload),
+                Chunk::Tick { .. } => None,
+            })
+        })
+        .collect();
+    let total = payloads.iter().map(|p| p.len()).sum::<usize>();
+    let mut out = vec![0u8; gamefmt::demo::MAX_PAYLOAD];
+    bencher.counter(BytesCount::new(total)).bench_local(|| {
+        let mut n = 0;
+        for p in &payloads {
+            n += gamefmt::huffman::decode(divan::black_box(p), &mut out).unwrap();
+        }
+        n
     });
 }
