@@ -38,7 +38,7 @@ fn walk(bytes: &[u8], buf: &mut [u8]) -> (usize, usize, usize, usize) {
     for env in map.envelopes() {
         let _ = env.name().map(|n| n.decode());
         if let Ok(p) = env.points() {
-            points += p.map(|p| p.values()[0]).count();
+            points += p.filter(|p| p.time() >= 0).count();
         }
     }
     for group in map.groups() {
@@ -69,7 +69,7 @@ fn walk(bytes: &[u8], buf: &mut [u8]) -> (usize, usize, usize, usize) {
     for sound in map.sounds() {
         let _ = sound.data_into(buf);
     }
-    let _ = map.automapper_configs().map(|c| c.seed()).count();
+    let _ = map.automapper_configs().filter(|c| c.is_automatic()).count();
     let _ = map.game_layer();
     (tiles, quads, points, strings)
 }
