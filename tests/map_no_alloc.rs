@@ -69,7 +69,10 @@ fn walk(bytes: &[u8], buf: &mut [u8]) -> (usize, usize, usize, usize) {
     for sound in map.sounds() {
         let _ = sound.data_into(buf);
     }
-    let _ = map.automapper_configs().filter(|c| c.is_automatic()).count();
+    let _ = map
+        .automapper_configs()
+        .filter(|c| c.is_automatic())
+        .count();
     let _ = map.game_layer();
     (tiles, quads, points, strings)
 }
