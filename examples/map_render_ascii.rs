@@ -30,7 +30,11 @@ fn main() -> ExitCode {
         eprintln!("usage: map_render_ascii MAP_FILE [COLUMNS]");
         return ExitCode::from(2);
     };
-    let columns: usize = args.next().and_then(|c| c.parse().ok()).unwrap_or(100).max(1);
+    let columns: usize = args
+        .next()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(100)
+        .max(1);
     let bytes = match std::fs::read(&path) {
         Ok(b) => b,
         Err(e) => {
