@@ -242,7 +242,7 @@ fn images_info_and_quads() {
     let settings = w.add_data(b"sv_a 1\0sv_b 2\0");
     w.add_item(1, 0, &[1, author as i32, -1, -1, -1, settings as i32])
         .unwrap();
-    let mut quad = vec![0i32; 38];
+    let mut quad = [0i32; 38];
     quad[34] = 7; // pos_env
     let quad_bytes: Vec<u8> = quad.iter().flat_map(|v| v.to_le_bytes()).collect();
     let quads = w.add_data(&quad_bytes);
