@@ -504,15 +504,19 @@ impl<'a> TileLayer<'a> {
     #[cfg(feature = "alloc")]
     pub fn data_to_vec(&self) -> Result<TileBuffer> {
         let len = self.buffer_len()?;
-        let at = self.item.offset();
         // Refuse before allocating what the stored bytes cannot produce:
-        // zlib inflates at most 1032:1, and a packed tile repeats at most
-        // 256 times.
-        let stored = index(self.data_index())
-            .and_then(|i| self.df.data_raw(i))
-            .map_or(0, <[u8]>::len);
-        if len > stored.saturating_mul(1032 * 256).saturating_add(1 << 16) {
+        // zlib inflates at most 1032:1 (v3 data is stored as is), and a
+        // packed tile stands for at most 256 tiles.
+        let data = self.data_item(self.data_index())?;
+        let stored = self.df.data_raw(data).map_or(0, <[u8]>::len);
+        let declared = self.df.data_size(data).unwrap_or(0);
+        let expand = if self.version() >= 4 { 256 } else { 1 };
+        let at = self.df.data_offset(data).unwrap_or(0);
+        if self.df.version() == 4 && declared > stored.saturating_mul(1032).saturating_add(64) {
             return Err(Error::new(ErrorKind::Decompress, at));
+        }
+        if len > declared.saturating_mul(expand) {
+            return Err(Error::corrupt("tile data too short for width * height", at));
         }
         let mut bytes = alloc::vec![0u8; len];
         let n = self
