@@ -438,9 +438,9 @@ impl<'a> TileLayer<'a> {
             .int(physics_base(self.version()).checked_add(slot)?)
     }
 
-    /// Data index of this layer's own tiles: [`tiles_data_index`]
-    /// (Self::tiles_data_index) for game and design layers, the physics
-    /// index of its kind otherwise.
+    /// Data index of this layer's own tiles: the
+    /// [`tiles_data_index`](Self::tiles_data_index) for game and design
+    /// layers, the physics index of its kind otherwise (−1 if absent).
     #[must_use]
     pub fn data_index(&self) -> i32 {
         let kind = self.kind();

@@ -11,7 +11,7 @@
 //! Tiles, quads, sound sources, image pixels and strings live in
 //! compressed data items: each is inflated into a buffer the caller owns
 //! and returned as a borrowed slice of [`raw`] structs (with the `alloc`
-//! feature, [`TileLayer::data_to_vec`] fills a `Vec` instead). Nothing here
+//! feature, `TileLayer::data_to_vec` fills a `Vec` instead). Nothing here
 //! allocates.
 //!
 //! Maps from 2007 (before Teeworlds 0.4) are valid datafiles with their own
