@@ -100,7 +100,13 @@ fn corpus_maps_allocate_nothing() {
         quads += q;
         points += p;
     }
-    assert!(tiles > 1_000_000, "{tiles} tiles");
-    assert!(quads > 100, "{quads} quads");
-    assert!(points > 100, "{points} points");
+    // Totals of the shared corpus (not of another GAMEFMT_CORPUS folder).
+    if maps
+        .iter()
+        .any(|(n, _)| n == "ddnet-map-lib__tests__TestOut.map")
+    {
+        assert!(tiles > 1_000_000, "{tiles} tiles");
+        assert!(quads > 100, "{quads} quads");
+        assert!(points > 100, "{points} points");
+    }
 }
