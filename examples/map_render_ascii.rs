@@ -8,6 +8,7 @@
 //! ```
 #![allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use gamefmt::map::{MapView, TILE_AIR, TILE_DEATH, TILE_NOHOOK, TILE_SOLID, TileData};
@@ -67,7 +68,7 @@ fn main() -> ExitCode {
     // Block size: characters are about twice as tall as wide.
     let bx = w.div_ceil(columns).max(1);
     let by = (bx * 2).max(1);
-    println!("{path}: game layer {w}x{h}, one character per {bx}x{by} tiles");
+    let mut picture = format!("{path}: game layer {w}x{h}, one character per {bx}x{by} tiles\n");
     for y0 in (0..h).step_by(by) {
         let line: String = (0..w)
             .step_by(bx)
@@ -81,7 +82,10 @@ fn main() -> ExitCode {
                 best.1
             })
             .collect();
-        println!("{}", line.trim_end());
+        picture.push_str(line.trim_end());
+        picture.push('\n');
     }
+    // A closed pipe (`| head`) is not an error worth a panic.
+    let _ = std::io::stdout().write_all(picture.as_bytes());
     ExitCode::SUCCESS
 }
