@@ -50,8 +50,11 @@ mod i32string;
 mod image;
 mod info;
 mod layer;
+mod quads;
 pub mod raw;
 mod sound;
+mod sound_layer;
+mod tiles;
 mod view;
 
 pub use automapper::AutomapperConfig;
@@ -60,12 +63,13 @@ pub use group::{Clip, Group};
 pub use i32string::{I32String, Name};
 pub use image::{Image, ImageFormat};
 pub use info::{Info, Settings};
-#[cfg(feature = "alloc")]
-pub use layer::TileBuffer;
-pub use layer::{
-    Layer, LayerKind, QuadLayer, SoundLayer, SoundSources, TileData, TileKind, TileLayer,
-};
+pub use layer::{Layer, LayerKind};
+pub use quads::QuadLayer;
 pub use sound::Sound;
+pub use sound_layer::{SoundLayer, SoundSources};
+#[cfg(feature = "alloc")]
+pub use tiles::TileBuffer;
+pub use tiles::{TileData, TileKind, TileLayer};
 pub use view::MapView;
 
 /// Item type of the map version (one item, data `[1]`).

@@ -7,9 +7,10 @@ use super::envelope::{EnvPointRef, EnvPoints, Envelope};
 use super::group::Group;
 use super::image::Image;
 use super::info::Info;
-use super::layer::{Layer, TileKind, TileLayer};
+use super::layer::Layer;
 use super::raw::{ENV_POINT_BEZIER_INTS, ENV_POINT_INTS};
 use super::sound::Sound;
+use super::tiles::{TileKind, TileLayer};
 use super::{
     ITEM_ENVELOPE, ITEM_ENVPOINTS, ITEM_GROUP, ITEM_IMAGE, ITEM_INFO, ITEM_LAYER, ITEM_SOUND,
     ITEM_VERSION,
