@@ -95,7 +95,7 @@ pub fn inspect(bytes: &[u8], as_json: bool, out: &mut dyn Write) -> Result<(), C
         f.data_items, f.data_bytes, f.data_errors
     )?;
     match map {
-        Ok(m) => writeln!(out, "  map:         {m}")?,
+        Ok(m) => writeln!(out, "  map:         {}", crate::map::describe(&m))?,
         Err(e) => writeln!(out, "  map:         not readable as a map: {e}")?,
     }
     Ok(())

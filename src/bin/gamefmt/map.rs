@@ -56,6 +56,33 @@ pub fn summary(df: &DatafileView<'_>) -> Result<Value, gamefmt::Error> {
     }))
 }
 
+/// One line of text for `inspect` from a [`summary`] object.
+pub fn describe(summary: &Value) -> String {
+    if summary["legacy"] == true {
+        return "2007-era legacy layout (no VERSION item), not decoded".to_owned();
+    }
+    let kinds: Vec<String> = summary["layer_kinds"]
+        .as_object()
+        .map(|k| k.iter().map(|(name, n)| format!("{name} {n}")).collect())
+        .unwrap_or_default();
+    let game = match &summary["game_layer"] {
+        Value::Null => "no game layer".to_owned(),
+        g => format!("game layer {}x{}", g["width"], g["height"]),
+    };
+    format!(
+        "{} groups, {} layers ({}), {} images ({} embedded), {} envelopes ({} points), {} quads, {} sounds, {game}",
+        summary["groups"],
+        summary["layers"],
+        kinds.join(", "),
+        summary["images"],
+        summary["embedded_images"],
+        summary["envelopes"],
+        summary["envelope_points"],
+        summary["quads"],
+        summary["sounds"],
+    )
+}
+
 fn name(n: Option<Name>) -> Value {
     n.map_or(Value::Null, |n| Value::String(n.to_string()))
 }
