@@ -81,6 +81,9 @@ struct Checked {
     /// Layers whose data is shorter than width × height × element size:
     /// DDNet refuses them, and the view reports an error.
     refused: Vec<(String, TileKind)>,
+    /// Physics layers (version 3+) whose I32String name is not the one
+    /// DDNet's editor gives their kind ("Game", "Tele", ...).
+    misnamed: Vec<(String, String)>,
 }
 
 /// Checks one modern map.
@@ -121,6 +124,14 @@ fn check_map(name: &str, map: &MapView<'_>, found: &mut Checked) {
                 found.tile_layers += 1;
                 let (w, h) = (t.width(), t.height());
                 let kind = t.kind();
+                if kind != TileKind::Tiles && t.version() >= 3 {
+                    let got = t.name().unwrap().decode().to_str().unwrap().to_owned();
+                    let mut want = kind.name().to_owned();
+                    want[..1].make_ascii_uppercase();
+                    if got != want {
+                        found.misnamed.push((name.to_owned(), got));
+                    }
+                }
                 // Spec §3.3: the layer's own data inflates to exactly
                 // width × height × element size (TW0.7 v4: once expanded).
                 if t.version() < 4 {
@@ -241,6 +252,7 @@ fn corpus_maps_are_consistent() {
         );
         let early = (EARLY_DDRACE_SWITCH.0.to_owned(), EARLY_DDRACE_SWITCH.1);
         assert_eq!(found.refused, [early]);
+        assert_eq!(found.misnamed, []);
     } else {
         eprintln!(
             "{checked} maps checked; refused layers: {:?}",
