@@ -116,3 +116,32 @@ fn dump_map_prints_one_line_per_item() {
         assert_eq!(dumped, 49);
     }
 }
+
+/// Golden `dump --map` output of two small maps (checked by hand against the
+/// raw items when recorded: names decoded from their ints, sizes, kinds), to
+/// catch regressions in a diff.
+#[test]
+fn dump_map_golden() {
+    let Some(dir) = common::corpus_dir("dump_map_golden") else {
+        return;
+    };
+    let dir = dir.join("teeworlds/maps");
+    for (file, golden) in [
+        (
+            "maps-workflow__tests__maps__tiny_finishable_map.map",
+            include_str!("data/tiny_finishable_map.dump-map.jsonl"),
+        ),
+        (
+            "crate-twmap-0.16.0__tests__editor.map",
+            include_str!("data/twmap_editor.dump-map.jsonl"),
+        ),
+    ] {
+        let path = dir.join(file);
+        if !path.exists() {
+            continue;
+        }
+        let (ok, stdout, stderr) = gamefmt(&["dump", "--map", path.to_str().unwrap()]);
+        assert!(ok, "{file}: {stderr}");
+        assert_eq!(stdout, golden, "{file}");
+    }
+}
