@@ -34,6 +34,9 @@ pub enum ErrorKind {
     Decompress,
     /// A structural rule of the format is violated; the text names the rule.
     Corrupt(&'static str),
+    /// The input is a valid container holding an old layout that this crate
+    /// recognises but does not decode (e.g. 2007-era Teeworlds maps).
+    LegacyLayout,
 }
 
 /// A decoding error: what went wrong and where.
@@ -91,6 +94,7 @@ impl fmt::Display for ErrorKind {
             }
             Self::Decompress => f.write_str("invalid compressed data"),
             Self::Corrupt(what) => write!(f, "corrupt: {what}"),
+            Self::LegacyLayout => f.write_str("legacy layout, recognised but not decoded"),
         }
     }
 }

@@ -4,6 +4,7 @@
 //! | module | format |
 //! |---|---|
 //! | [`datafile`] | Teeworlds/DDNet datafiles (`.map`), versions 3 and 4 |
+//! | [`map`] | Teeworlds/DDNet map content: info, images, groups, layers, tiles, quads, envelopes, sounds |
 //! | [`snapshot`] | Teeworlds/DDNet snapshots and snapshot deltas |
 //! | [`demo`] | Teeworlds/DDNet demo files (`.demo`), versions 3 to 6 |
 //!
@@ -46,6 +47,7 @@ pub mod demo;
 pub mod error;
 mod format;
 pub mod huffman;
+pub mod map;
 pub mod snapshot;
 pub mod varint;
 

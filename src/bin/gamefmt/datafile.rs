@@ -45,10 +45,9 @@ fn facts(view: &DatafileView<'_>) -> Facts {
 pub fn inspect(bytes: &[u8], as_json: bool, out: &mut dyn Write) -> Result<(), CliError> {
     let view = DatafileView::parse(bytes)?;
     let f = facts(&view);
+    let map = crate::map::summary(&view);
     if as_json {
-        json_line(
-            out,
-            &json!({
+        let mut value = json!({
                 "format": "datafile",
                 "version": f.version,
                 "item_types": f.item_types,
@@ -57,8 +56,19 @@ pub fn inspect(bytes: &[u8], as_json: bool, out: &mut dyn Write) -> Result<(), C
                 "item_checksum": f.item_checksum,
                 "data_bytes": f.data_bytes,
                 "data_errors": f.data_errors,
-            }),
-        )?;
+        });
+        if let Some(obj) = value.as_object_mut() {
+            match &map {
+                Ok(m) => {
+                    obj.insert("map".into(), m.clone());
+                }
+                Err(e) => {
+                    obj.insert("map".into(), serde_json::Value::Null);
+                    obj.insert("map_error".into(), e.to_string().into());
+                }
+            }
+        }
+        json_line(out, &value)?;
         return Ok(());
     }
     writeln!(
@@ -84,6 +94,10 @@ pub fn inspect(bytes: &[u8], as_json: bool, out: &mut dyn Write) -> Result<(), C
         "  data items:  {} ({} bytes inflated, {} failed)",
         f.data_items, f.data_bytes, f.data_errors
     )?;
+    match map {
+        Ok(m) => writeln!(out, "  map:         {}", crate::map::describe(&m))?,
+        Err(e) => writeln!(out, "  map:         not readable as a map: {e}")?,
+    }
     Ok(())
 }
 

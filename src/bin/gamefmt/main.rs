@@ -6,6 +6,7 @@
 
 mod datafile;
 mod demo;
+mod map;
 
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -37,6 +38,10 @@ enum Command {
     },
     /// Print one JSON line per record (item, message, event, chunk).
     Dump {
+        /// For a map: one line per item in map terms (info, image, group,
+        /// layer, ...) instead of raw datafile items.
+        #[arg(long)]
+        map: bool,
         /// The file to read.
         file: PathBuf,
     },
@@ -89,12 +94,13 @@ pub fn json_line(out: &mut dyn Write, value: &serde_json::Value) -> io::Result<(
 }
 
 fn run(command: &Command, out: &mut dyn Write) -> Result<(), CliError> {
-    let (Command::Inspect { file, .. } | Command::Dump { file } | Command::Validate { file }) =
+    let (Command::Inspect { file, .. } | Command::Dump { file, .. } | Command::Validate { file }) =
         command;
     let bytes = std::fs::read(file)?;
     let format = Format::detect(&bytes).ok_or(CliError::UnknownFormat)?;
     match (format, command) {
         (Format::Datafile, Command::Inspect { json, .. }) => datafile::inspect(&bytes, *json, out),
+        (Format::Datafile, Command::Dump { map: true, .. }) => map::dump(&bytes, out),
         (Format::Datafile, Command::Dump { .. }) => datafile::dump(&bytes, out),
         (Format::Datafile, Command::Validate { .. }) => datafile::validate(&bytes, out),
         (Format::Demo, Command::Inspect { json, .. }) => demo::inspect(&bytes, *json, out),
@@ -114,7 +120,7 @@ fn main() -> ExitCode {
         Err(CliError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
             let (Command::Inspect { file, .. }
-            | Command::Dump { file }
+            | Command::Dump { file, .. }
             | Command::Validate { file }) = &cli.command;
             eprintln!("gamefmt: {}: {e}", file.display());
             ExitCode::FAILURE

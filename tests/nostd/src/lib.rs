@@ -24,6 +24,25 @@ pub extern "C" fn gamefmt_datafile_items(ptr: *const u8, len: usize, buf: *mut u
     }
 }
 
+/// Parses a map and inflates its game layer into `buf`; returns the number
+/// of solid tiles, or -1.
+#[unsafe(no_mangle)]
+pub extern "C" fn gamefmt_map_solid_tiles(ptr: *const u8, len: usize, buf: *mut u8, cap: usize) -> isize {
+    // SAFETY: the caller passes valid, non-overlapping buffers.
+    let (bytes, buf) = unsafe {
+        (core::slice::from_raw_parts(ptr, len), core::slice::from_raw_parts_mut(buf, cap))
+    };
+    let Ok(map) = gamefmt::map::MapView::parse(bytes) else {
+        return -1;
+    };
+    match map.game_layer().map(|g| g.data_into(buf)) {
+        Some(Ok(gamefmt::map::TileData::Tiles(tiles))) => {
+            tiles.iter().filter(|t| t.index == gamefmt::map::TILE_SOLID).count() as isize
+        }
+        _ => -1,
+    }
+}
+
 /// Rebuilds every snapshot of a demo in `buf` (Huffman, packed ints, delta
 /// application) and returns the item count of the last one, or -1.
 #[unsafe(no_mangle)]
