@@ -4,6 +4,7 @@
 //! | module | format |
 //! |---|---|
 //! | [`datafile`] | Teeworlds/DDNet datafiles (`.map`), versions 3 and 4 |
+//! | [`slippi`] | Slippi `.slp` replays (Super Smash Bros. Melee), spec 0.1.0–3.18.0 |
 //!
 //! Shared primitives: [`error`] (one small `Copy` error with a byte offset),
 //! [`bytes`] (a bounds-checked cursor), [`varint`] (the Teeworlds packed
@@ -42,6 +43,7 @@ pub mod bytes;
 pub mod datafile;
 pub mod error;
 mod format;
+pub mod slippi;
 pub mod varint;
 
 pub use error::{Error, ErrorKind, Result};

@@ -5,6 +5,7 @@
 //! offset where decoding failed.
 
 mod datafile;
+mod slippi;
 
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -96,6 +97,9 @@ fn run(command: &Command, out: &mut dyn Write) -> Result<(), CliError> {
         (Format::Datafile, Command::Inspect { json, .. }) => datafile::inspect(&bytes, *json, out),
         (Format::Datafile, Command::Dump { .. }) => datafile::dump(&bytes, out),
         (Format::Datafile, Command::Validate { .. }) => datafile::validate(&bytes, out),
+        (Format::Slippi, Command::Inspect { json, .. }) => slippi::inspect(&bytes, *json, out),
+        (Format::Slippi, Command::Dump { .. }) => slippi::dump(&bytes, out),
+        (Format::Slippi, Command::Validate { .. }) => slippi::validate(&bytes, out),
         _ => Err(CliError::UnknownFormat),
     }
 }
