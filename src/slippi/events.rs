@@ -113,6 +113,28 @@ impl<'a> Event<'a> {
         }
     }
 
+    /// The payload: the event's bytes after the command byte.
+    #[must_use]
+    pub fn payload(&self) -> &'a [u8] {
+        let whole = match self {
+            Self::EventPayloads(e) => e.bytes(),
+            Self::GameStart(e) => e.bytes(),
+            Self::PreFrame(e) => e.bytes(),
+            Self::PostFrame(e) => e.bytes(),
+            Self::GameEnd(e) => e.bytes(),
+            Self::FrameStart(e) => e.bytes(),
+            Self::ItemUpdate(e) => e.bytes(),
+            Self::FrameBookend(e) => e.bytes(),
+            Self::MessageSplitter(e) => e.bytes(),
+            Self::FodPlatform(e) => e.bytes(),
+            Self::Whispy(e) => e.bytes(),
+            Self::StadiumTransformation(e) => e.bytes(),
+            Self::GeckoList(l) => return l.payload(),
+            Self::Unknown { payload, .. } => return payload,
+        };
+        whole.get(1..).unwrap_or_default()
+    }
+
     /// The frame number, for events that carry one (0x37, 0x38, 0x3A,
     /// 0x3B, 0x3C and the stage events).
     #[must_use]

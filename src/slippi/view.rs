@@ -8,10 +8,7 @@ use super::game_end::GameEnd;
 use super::game_start::GameStart;
 use super::metadata::Metadata;
 use super::payloads::PayloadSizes;
-use super::{
-    CMD_FOD_PLATFORM, CMD_FRAME_BOOKEND, CMD_GAME_END, CMD_ITEM_UPDATE, CMD_POST_FRAME,
-    CMD_PRE_FRAME, CMD_STADIUM_TRANSFORMATION, CMD_WHISPY, HEADER_LEN,
-};
+use super::{CMD_GAME_END, HEADER_LEN};
 
 /// A `.slp` file in memory: its `raw` event array and `metadata` element,
 /// located once by [`SlpView::parse`].
@@ -157,8 +154,8 @@ impl<'a> SlpView<'a> {
     /// For an unpatched file it is the one `parse` found. Otherwise it is
     /// the last event of the raw array, recognised by its command byte at
     /// the position its declared size gives *and* by the command byte of
-    /// the event before it (a frame-closing event or another Game End) at
-    /// the position that event's size gives. `None` when that check fails:
+    /// the event before it: some listed command whose declared size puts
+    /// its first byte exactly there. `None` when that check fails:
     /// the file may still contain a Game End elsewhere, which only a full
     /// walk ([`SlpView::events`]) finds.
     #[must_use]
@@ -173,21 +170,9 @@ impl<'a> SlpView<'a> {
         if event.first() != Some(&CMD_GAME_END) {
             return None;
         }
-        let preceded = [
-            CMD_FRAME_BOOKEND,
-            CMD_POST_FRAME,
-            CMD_GAME_END,
-            CMD_ITEM_UPDATE,
-            CMD_PRE_FRAME,
-            CMD_FOD_PLATFORM,
-            CMD_WHISPY,
-            CMD_STADIUM_TRANSFORMATION,
-        ]
-        .into_iter()
-        .any(|c| {
-            sizes
-                .get(c)
-                .and_then(|s| start.checked_sub(usize::from(s).checked_add(1)?))
+        let preceded = sizes.iter().any(|(c, s)| {
+            start
+                .checked_sub(usize::from(s).saturating_add(1))
                 .and_then(|p| self.raw.get(p))
                 == Some(&c)
         });

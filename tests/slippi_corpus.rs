@@ -1,0 +1,479 @@
+//! Every replay in the corpus (`corpus/slippi/*.slp`): decodes, and its
+//! facts match `expected.tsv` (computed there by slippi-js 9.1.2 and peppi
+//! 2.1.2; where they disagree, spec/slippi.md says which is right); chunked
+//! decoding equals slice decoding; the `bad_*` files fail cleanly.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    clippy::arithmetic_side_effects
+)]
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use gamefmt::ErrorKind;
+use gamefmt::slippi::{
+    Decoded, Decoder, Ending, Event, Frames, GeckoList, Reassembler, SlippiEventIter, SlpView,
+};
+
+type Row = HashMap<String, String>;
+
+/// `expected.tsv`, one map per file name. `None` when the corpus is absent.
+fn expected(test: &str) -> Option<BTreeMap<String, Row>> {
+    let dir = common::corpus_dir(test)?.join("slippi");
+    let text = std::fs::read_to_string(dir.join("expected.tsv")).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split('\t').collect();
+    let mut out = BTreeMap::new();
+    for line in lines {
+        let row: Row = header
+            .iter()
+            .zip(line.split('\t'))
+            .map(|(k, v)| ((*k).to_owned(), v.to_owned()))
+            .collect();
+        out.insert(row["name"].clone(), row);
+    }
+    Some(out)
+}
+
+fn files(test: &str) -> Option<Vec<(String, Vec<u8>)>> {
+    common::corpus_files(test, "slippi", ".slp")
+}
+
+fn opt_i64(s: &str) -> Option<i64> {
+    (!s.is_empty()).then(|| s.parse().unwrap())
+}
+
+/// The facts expected.tsv has, computed through the library.
+#[derive(Debug, Default, PartialEq)]
+struct Facts {
+    spec_version: String,
+    raw_len: i64,
+    stage: Option<i64>,
+    players: String,
+    is_pal: Option<bool>,
+    metadata: bool,
+    meta_last_frame: Option<i64>,
+    meta_played_on: Option<String>,
+    first_frame: Option<i64>,
+    last_frame: Option<i64>,
+    unique_frames: i64,
+    end_method: Option<i64>,
+    lras_initiator: Option<i64>,
+    placements: Option<[i8; 4]>,
+    counts: BTreeMap<u8, i64>,
+    gecko_codes: Option<i64>,
+}
+
+fn facts(bytes: &[u8]) -> Result<(Facts, Ending), gamefmt::Error> {
+    let view = SlpView::parse(bytes)?;
+    let mut f = Facts {
+        raw_len: i64::from(view.declared_raw_len()),
+        ..Facts::default()
+    };
+    if let Some(m) = view.metadata()? {
+        f.metadata = true;
+        f.meta_last_frame = m.last_frame();
+        f.meta_played_on = m.played_on().map(str::to_owned);
+    }
+    let mut frames = BTreeSet::new();
+    let mut buf = vec![0u8; 1 << 17];
+    let mut gecko = Reassembler::new(&mut buf);
+    let mut it = SlippiEventIter::new(bytes);
+    while let Some(e) = it.next_event()? {
+        *f.counts.entry(e.code()).or_default() += 1;
+        if let Some(n) = e.frame() {
+            frames.insert(n);
+        }
+        match e {
+            Event::GameStart(g) => {
+                f.spec_version = g.version().unwrap().to_string();
+                f.stage = g.stage().map(i64::from);
+                f.is_pal = g.is_pal();
+                f.players = g
+                    .players()
+                    .map(|(i, p)| format!("P{}:{}", i + 1, p.character().unwrap()))
+                    .collect::<Vec<_>>()
+                    .join(",");
+            }
+            Event::GameEnd(e) => {
+                f.end_method = e.method().map(i64::from);
+                f.lras_initiator = e.lras_initiator().map(i64::from);
+                f.placements = e.placements();
+            }
+            Event::MessageSplitter(s) if gecko.push(&s)? => {
+                let (cmd, list) = gecko.message().unwrap();
+                assert_eq!(cmd, 0x3D);
+                f.gecko_codes = Some(GeckoList::new(list).codes().count() as i64);
+            }
+            _ => {}
+        }
+    }
+    f.first_frame = frames.first().map(|&v| i64::from(v));
+    f.last_frame = frames.last().map(|&v| i64::from(v));
+    f.unique_frames = frames.len() as i64;
+    Ok((f, it.ending()))
+}
+
+fn expected_facts(r: &Row) -> Facts {
+    let mut counts = BTreeMap::new();
+    for k in [
+        "35", "36", "37", "38", "39", "3a", "3b", "3c", "10", "3f", "40", "41",
+    ] {
+        let n: i64 = r[&format!("n{k}")].parse().unwrap();
+        if n > 0 {
+            counts.insert(u8::from_str_radix(k, 16).unwrap(), n);
+        }
+    }
+    for kv in r["n_other"].split(',').filter(|s| !s.is_empty()) {
+        let (k, v) = kv.split_once(':').unwrap();
+        counts.insert(u8::from_str_radix(&k[2..], 16).unwrap(), v.parse().unwrap());
+    }
+    let (js_meta, peppi_meta) = r["metadata_js/peppi"].split_once('/').unwrap();
+    let mut meta_played_on = (!r["meta_playedOn"].is_empty()).then(|| r["meta_playedOn"].clone());
+    // spec/slippi.md §1: a finished file whose raw length is 0 loses its
+    // metadata in slippi-js (it reads raw to EOF) while peppi, stopping at
+    // Game End, finds it — peppi is right. The playedOn column comes from
+    // slippi-js only, so it is blank there; the file's metadata says
+    // "dolphin" (checked byte-for-byte in `streaming_game_metadata`).
+    if js_meta == "no" && peppi_meta == "yes" && meta_played_on.is_none() {
+        meta_played_on = Some("dolphin".to_owned());
+    }
+    Facts {
+        spec_version: r["spec_version"].clone(),
+        raw_len: r["raw_len"].parse().unwrap(),
+        stage: opt_i64(&r["stage"]),
+        players: r["players"].clone(),
+        is_pal: match r["is_pal"].as_str() {
+            "" => None,
+            v => Some(v == "True"),
+        },
+        metadata: js_meta == "yes" || peppi_meta == "yes",
+        meta_last_frame: opt_i64(&r["meta_lastFrame"]),
+        meta_played_on,
+        first_frame: opt_i64(&r["js_first_frame"]),
+        last_frame: opt_i64(&r["js_last_frame"]),
+        unique_frames: r["js_unique_frames"].parse().unwrap(),
+        end_method: opt_i64(&r["end_method"]),
+        lras_initiator: opt_i64(&r["lras_initiator"]),
+        placements: match r["placements"].as_str() {
+            "" | ",,," => None,
+            v => {
+                let p: Vec<i8> = v.split(',').map(|x| x.parse().unwrap()).collect();
+                Some([p[0], p[1], p[2], p[3]])
+            }
+        },
+        counts,
+        gecko_codes: opt_i64(&r["gecko_codes"]),
+    }
+}
+
+#[test]
+fn corpus_facts_match_expected() {
+    let (Some(exp), Some(files)) = (expected("slippi facts"), files("slippi facts")) else {
+        return;
+    };
+    assert_eq!(
+        files.len(),
+        exp.len(),
+        "every corpus file has an expected row"
+    );
+    let mut matched = 0;
+    for (name, bytes) in &files {
+        let row = &exp[name];
+        if name.starts_with("bad_") {
+            continue;
+        }
+        let (got, _) = facts(bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(got, expected_facts(row), "{name}");
+        matched += 1;
+    }
+    assert_eq!(matched, files.len() - 2);
+    eprintln!(
+        "slippi: {matched} of {} replays match expected.tsv",
+        files.len() - 2
+    );
+}
+
+#[test]
+fn streaming_game_metadata() {
+    let Some(files) = files("streaming_game_metadata") else {
+        return;
+    };
+    let (_, bytes) = files
+        .iter()
+        .find(|(n, _)| n == "v1.0.0_py-slippi_streaming_game.slp")
+        .unwrap();
+    let view = SlpView::parse(bytes).unwrap();
+    assert_eq!(view.declared_raw_len(), 0);
+    // raw ends right after Game End; then the metadata element follows.
+    let after = &bytes[15 + view.raw().len()..];
+    assert!(after.starts_with(b"U\x08metadata{"));
+    let m = view.metadata().unwrap().unwrap();
+    assert_eq!(m.last_frame(), Some(5085));
+    assert_eq!(m.played_on(), Some("dolphin"));
+    assert!(after.windows(16).any(|w| w == b"playedOnSU\x07dolph"));
+}
+
+#[test]
+fn endings_match_the_files() {
+    let Some(files) = files("slippi endings") else {
+        return;
+    };
+    let ending = |n: &str| {
+        let (_, b) = files.iter().find(|(f, _)| f == n).unwrap();
+        facts(b).unwrap().1
+    };
+    // Cut inside a splitter chunk (SOURCES.md).
+    assert_eq!(ending("v3.7.0_peppi_corrupt.slp"), Ending::Truncated);
+    // In-progress file: raw length 0, no Game End; a byte walk shows it
+    // stops exactly at an event boundary.
+    assert_eq!(ending("v1.2.0_slippi-js_incomplete.slp"), Ending::Eof);
+    // Complete files without Game End.
+    assert_eq!(ending("v3.13.0_slippi-js_geckoCodes.slp"), Ending::Eof);
+    assert_eq!(
+        ending("v3.15.0_peppi_duplicate_game_end.slp"),
+        Ending::Complete
+    );
+    assert_eq!(
+        ending("v1.0.0_py-slippi_streaming_game.slp"),
+        Ending::Complete
+    );
+}
+
+#[test]
+fn bad_files_fail_cleanly() {
+    let Some(files) = files("slippi bad files") else {
+        return;
+    };
+    for (name, bytes) in files.iter().filter(|(n, _)| n.starts_with("bad_")) {
+        let err = facts(bytes).unwrap_err();
+        match name.as_str() {
+            "bad_libmelee_corrupt_game_1.slp" => assert_eq!(err.kind, ErrorKind::BadMagic),
+            "bad_libmelee_corrupt_game_3.slp" => {
+                assert_eq!(
+                    err,
+                    gamefmt::Error::corrupt("Event Payloads size is not 3n+1", 16)
+                );
+            }
+            other => panic!("unexpected bad file {other}"),
+        }
+    }
+}
+
+/// (command, payload) of every event, by the slice iterator.
+fn slice_events(bytes: &[u8]) -> (Vec<(u8, &[u8])>, Ending, bool) {
+    let mut it = SlippiEventIter::new(bytes);
+    let mut out = Vec::new();
+    let mut failed = false;
+    loop {
+        match it.next_event() {
+            Ok(Some(e)) => out.push((e.code(), e.payload())),
+            Ok(None) => break,
+            Err(_) => {
+                failed = true;
+                break;
+            }
+        }
+    }
+    (out, it.ending(), failed)
+}
+
+/// Feeds `bytes` to a Decoder in chunks of the sizes `next_size` gives and
+/// checks each event against `want`; returns the ending.
+fn chunked(
+    bytes: &[u8],
+    want: &[(u8, &[u8])],
+    mut next_size: impl FnMut() -> usize,
+) -> (usize, Ending, bool) {
+    let mut d = Decoder::new();
+    let mut pending: Vec<u8> = Vec::new();
+    let mut start = 0;
+    let mut fed = 0;
+    let mut n = 0;
+    while fed < bytes.len() {
+        let take = next_size().clamp(1, bytes.len() - fed);
+        pending.extend_from_slice(&bytes[fed..fed + take]);
+        fed += take;
+        loop {
+            match d.decode(&pending[start..]) {
+                Ok((Decoded::NeedMore | Decoded::Done, _)) => break,
+                Ok((rec, used)) => {
+                    if let Decoded::Event(e) = rec {
+                        assert_eq!((e.code(), e.payload()), want[n], "event {n}");
+                        n += 1;
+                    }
+                    start += used;
+                }
+                Err(_) => return (n, d.ending(pending.len() - start), true),
+            }
+        }
+        if start > 1 << 16 {
+            pending.drain(..start);
+            start = 0;
+        }
+    }
+    (n, d.ending(pending.len() - start), false)
+}
+
+#[test]
+fn chunked_decoding_equals_slice_decoding() {
+    let Some(files) = files("slippi chunked") else {
+        return;
+    };
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut random = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for (name, bytes) in &files {
+        let (want, ending, failed) = slice_events(bytes);
+        let one = chunked(bytes, &want, || 1);
+        assert_eq!(one, (want.len(), ending, failed), "{name}: 1-byte chunks");
+        for _ in 0..3 {
+            let max = [7, 600, 70_000][(random() % 3) as usize];
+            let got = chunked(bytes, &want, || (random() % max) as usize + 1);
+            assert_eq!(got, (want.len(), ending, failed), "{name}: random chunks");
+        }
+        #[cfg(feature = "std")]
+        reader_matches(name, bytes, &want, ending, failed);
+    }
+}
+
+/// The std Reader with a small buffer and an `io::Read` that returns short
+/// reads yields the same events as the slice iterator.
+#[cfg(feature = "std")]
+fn reader_matches(name: &str, bytes: &[u8], want: &[(u8, &[u8])], ending: Ending, failed: bool) {
+    // The std Reader with a small buffer and a reader that returns
+    // short reads.
+    struct Trickle<'a>(&'a [u8], u64);
+    impl std::io::Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            self.1 = self.1.wrapping_mul(6364136223846793005).wrapping_add(1);
+            let n = ((self.1 >> 33) as usize % 5000 + 1)
+                .min(buf.len())
+                .min(self.0.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+    let mut reader = gamefmt::slippi::Reader::with_capacity(Trickle(bytes, 7), 70_000);
+    let mut n = 0;
+    let mut rfailed = false;
+    while let Some(r) = reader.next() {
+        match r {
+            Ok(Decoded::Event(e)) => {
+                assert_eq!((e.code(), e.payload()), want[n], "{name}: reader event {n}");
+                n += 1;
+            }
+            Ok(_) => {}
+            Err(_) => rfailed = true,
+        }
+    }
+    assert_eq!((n, rfailed), (want.len(), failed), "{name}: reader");
+    if !failed {
+        assert_eq!(reader.ending(), ending, "{name}: reader ending");
+    }
+}
+
+#[test]
+fn fast_paths_agree_with_full_walk() {
+    let Some(files) = files("slippi fast paths") else {
+        return;
+    };
+    for (name, bytes) in files.iter().filter(|(n, _)| !n.starts_with("bad_")) {
+        let view = SlpView::parse(bytes).unwrap();
+        let mut start = None;
+        let mut last_end = None;
+        let mut last = None;
+        for e in view.events() {
+            let e = e.unwrap();
+            if let Event::GameStart(g) = e {
+                start.get_or_insert(g);
+            }
+            if let Event::GameEnd(g) = e {
+                last_end = Some(g);
+            }
+            last = Some(e.code());
+        }
+        assert_eq!(view.game_start().ok(), start, "{name}");
+        // Game End is found without a walk whenever it is the last event.
+        let expected_end = if last == Some(0x39) { last_end } else { None };
+        assert_eq!(view.game_end(), expected_end, "{name}");
+    }
+}
+
+#[test]
+fn frames_match_both_parsers() {
+    let (Some(exp), Some(files)) = (expected("slippi frames"), files("slippi frames")) else {
+        return;
+    };
+    for (name, bytes) in files.iter().filter(|(n, _)| !n.starts_with("bad_")) {
+        let row = &exp[name];
+        let mut frames = 0i64;
+        let mut fresh = 0i64;
+        let mut rollbacks = 0i64;
+        for f in Frames::new(bytes) {
+            let f = f.unwrap();
+            frames += 1;
+            if f.is_rollback {
+                rollbacks += 1;
+            } else {
+                fresh += 1;
+            }
+        }
+        // Distinct frame numbers as slippi-js counts them.
+        assert_eq!(
+            fresh,
+            row["js_unique_frames"].parse::<i64>().unwrap(),
+            "{name}: fresh"
+        );
+        // Every re-send counted too, as peppi does (where it read the file).
+        if let Some(n) = opt_i64(&row["peppi_frames_len"]) {
+            assert_eq!(frames, n, "{name}: all frames");
+        }
+        let _ = rollbacks;
+    }
+}
+
+#[test]
+fn prefixes_and_corruptions_never_panic() {
+    let Some(files) = files("slippi robustness") else {
+        return;
+    };
+    let mut small: Vec<_> = files.iter().filter(|(_, b)| b.len() < 60_000).collect();
+    small.truncate(3);
+    for (name, bytes) in small {
+        let (want, _, _) = slice_events(bytes);
+        for cut in (0..bytes.len()).step_by(97) {
+            let (got, ending, failed) = slice_events(&bytes[..cut]);
+            assert!(got.len() <= want.len(), "{name}");
+            if !failed {
+                assert_eq!(got[..], want[..got.len()], "{name} cut at {cut}");
+                let has_end = got.iter().any(|(c, _)| *c == 0x39);
+                assert_eq!(ending == Ending::Complete, has_end, "{name} cut at {cut}");
+            }
+            let _ = SlpView::parse(&bytes[..cut]).map(|v| (v.metadata().is_ok(), v.game_end()));
+        }
+        let mut copy = bytes.clone();
+        for i in (0..copy.len()).step_by(331) {
+            let old = copy[i];
+            copy[i] = old.wrapping_add(0x55);
+            let _ = slice_events(&copy);
+            let _ = Frames::new(&copy).count();
+            if let Ok(v) = SlpView::parse(&copy) {
+                let _ = (
+                    v.metadata().map(|m| m.map(|m| m.players().count())),
+                    v.game_end(),
+                );
+            }
+            copy[i] = old;
+        }
+    }
+}
