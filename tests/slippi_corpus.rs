@@ -477,3 +477,91 @@ fn prefixes_and_corruptions_never_panic() {
         }
     }
 }
+
+/// `gamefmt inspect --json` prints, for every replay, the facts
+/// expected.tsv lists; `bad_*` files exit 1 with one line on stderr.
+#[cfg(feature = "cli")]
+#[test]
+fn cli_json_matches_expected() {
+    use serde_json::Value;
+    let (Some(exp), Some(dir)) = (expected("slippi cli"), common::corpus_dir("slippi cli")) else {
+        return;
+    };
+    let mut matched = 0;
+    for (name, row) in &exp {
+        let path = dir.join("slippi").join(name);
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_gamefmt"))
+            .args(["inspect", "--json"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        if name.starts_with("bad_") {
+            assert_eq!(out.status.code(), Some(1), "{name}");
+            assert!(out.stdout.is_empty(), "{name}");
+            assert_eq!(
+                String::from_utf8_lossy(&out.stderr).lines().count(),
+                1,
+                "{name}"
+            );
+            continue;
+        }
+        assert!(
+            out.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let j: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let int = |k: &str| j[k].as_i64();
+        let got = Facts {
+            spec_version: j["version"].as_str().unwrap().to_owned(),
+            raw_len: int("raw_len").unwrap(),
+            stage: int("stage"),
+            players: j["players"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| format!("P{}:{}", p["port"], p["character"]))
+                .collect::<Vec<_>>()
+                .join(","),
+            is_pal: j["is_pal"].as_bool(),
+            metadata: j["metadata"].as_bool().unwrap(),
+            meta_last_frame: int("meta_last_frame"),
+            meta_played_on: j["meta_played_on"].as_str().map(str::to_owned),
+            first_frame: int("first_frame"),
+            last_frame: int("last_frame"),
+            unique_frames: int("unique_frames").unwrap(),
+            end_method: int("end_method"),
+            lras_initiator: int("lras_initiator"),
+            placements: j["placements"].as_array().map(|a| {
+                let v: Vec<i8> = a.iter().map(|x| x.as_i64().unwrap() as i8).collect();
+                [v[0], v[1], v[2], v[3]]
+            }),
+            counts: j["event_counts"]
+                .as_object()
+                .unwrap()
+                .iter()
+                .map(|(k, v)| {
+                    assert_eq!(k, &k.to_lowercase());
+                    (
+                        u8::from_str_radix(&k[2..], 16).unwrap(),
+                        v.as_i64().unwrap(),
+                    )
+                })
+                .collect(),
+            gecko_codes: int("gecko_codes"),
+        };
+        assert_eq!(j["format"], "slippi");
+        assert!(matches!(
+            j["end"].as_str(),
+            Some("complete" | "eof" | "truncated")
+        ));
+        assert_eq!(
+            j["end"] == "complete",
+            !row["end_method"].is_empty(),
+            "{name}: complete iff a Game End"
+        );
+        assert_eq!(got, expected_facts(row), "{name}");
+        matched += 1;
+    }
+    assert_eq!(matched, exp.len() - 2);
+}
