@@ -419,3 +419,58 @@ fn event_bytes(e: &Event<'_>) -> Vec<u8> {
     });
     v
 }
+
+/// Before 1.6.0 Game Start says Zelda for Sheik too; `inspect` takes the
+/// character from the first post-frame as slippi-js does.
+#[cfg(feature = "cli")]
+#[test]
+fn cli_applies_the_pre_1_6_sheik_fix() {
+    let mut s = PayloadSizes::new();
+    for (c, n) in [(0x36, 352), (0x38, 37), (0x39, 1)] {
+        s.set(c, n);
+    }
+    let mut w = SlpWriter::new(&s).unwrap();
+    let empty = [0u8, 3];
+    let players: [(usize, &[u8]); 6] = [
+        (0x65, &[0x12, 0, 4]),
+        (0x65 + 0x24, &[0x12, 0, 4]),
+        (0x65 + 0x24 * 2, &empty),
+        (0x65 + 0x24 * 3, &empty),
+        (0x65 + 0x24 * 4, &empty),
+        (0x65 + 0x24 * 5, &empty),
+    ];
+    let mut fields: Vec<(usize, &[u8])> = vec![(1, &[1, 0, 0, 0])];
+    fields.extend(players);
+    w.event(0x36, &payload(352, &fields)).unwrap();
+    let frame = (-123i32).to_be_bytes();
+    // Port 1 starts as Sheik (internal 0x07), port 2 as Zelda (0x13).
+    w.event(0x38, &payload(37, &[(1, &frame), (5, &[0, 0, 0x07])]))
+        .unwrap();
+    w.event(0x38, &payload(37, &[(1, &frame), (5, &[1, 0, 0x13])]))
+        .unwrap();
+    // Later frames do not change it any more.
+    let later = (-122i32).to_be_bytes();
+    w.event(0x38, &payload(37, &[(1, &later), (5, &[1, 0, 0x07])]))
+        .unwrap();
+    w.event(0x39, &[3]).unwrap();
+    let bytes = w.finish(None).unwrap();
+    let path = std::env::temp_dir().join(format!("gamefmt-sheik-{}.slp", std::process::id()));
+    std::fs::write(&path, &bytes).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_gamefmt"))
+        .args(["inspect", "--json"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    std::fs::remove_file(&path).unwrap();
+    let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        j["players"],
+        serde_json::json!([{"port": 1, "character": 0x13}, {"port": 2, "character": 0x12}])
+    );
+    assert_eq!(j["version"], "1.0.0");
+    assert_eq!(j["end"], "complete");
+    assert_eq!(j["is_pal"], serde_json::Value::Null);
+    assert_eq!(j["placements"], serde_json::Value::Null);
+    assert_eq!(j["lras_initiator"], serde_json::Value::Null);
+    assert_eq!(j["end_method"], 3);
+}

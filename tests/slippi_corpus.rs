@@ -16,7 +16,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use gamefmt::ErrorKind;
 use gamefmt::slippi::{
-    Decoded, Decoder, Ending, Event, Frames, GeckoList, Reassembler, SlippiEventIter, SlpView,
+    Decoded, Decoder, Ending, Event, Frames, GeckoList, Reassembler, SHEIK_FIX_VERSION,
+    SlippiEventIter, SlpView, zelda_sheik_external,
 };
 
 type Row = HashMap<String, String>;
@@ -82,6 +83,8 @@ fn facts(bytes: &[u8]) -> Result<(Facts, Ending), gamefmt::Error> {
     let mut frames = BTreeSet::new();
     let mut buf = vec![0u8; 1 << 17];
     let mut gecko = Reassembler::new(&mut buf);
+    let mut chars = [None; 4];
+    let mut old = false;
     let mut it = SlippiEventIter::new(bytes);
     while let Some(e) = it.next_event()? {
         *f.counts.entry(e.code()).or_default() += 1;
@@ -93,11 +96,19 @@ fn facts(bytes: &[u8]) -> Result<(Facts, Ending), gamefmt::Error> {
                 f.spec_version = g.version().unwrap().to_string();
                 f.stage = g.stage().map(i64::from);
                 f.is_pal = g.is_pal();
-                f.players = g
-                    .players()
-                    .map(|(i, p)| format!("P{}:{}", i + 1, p.character().unwrap()))
-                    .collect::<Vec<_>>()
-                    .join(",");
+                old = g.version().unwrap() < SHEIK_FIX_VERSION;
+                for (i, p) in g.players() {
+                    chars[i] = p.character();
+                }
+            }
+            // slippi-js takes Zelda/Sheik from the first post-frame before 1.6.0.
+            Event::PostFrame(p) if old && p.frame() <= Some(-123) => {
+                let fixed = p.internal_character().and_then(zelda_sheik_external);
+                let slot = chars.get_mut(usize::from(p.player_index().unwrap()));
+                if let (Some(c), Some(slot @ Some(_))) = (fixed, slot) {
+                    *slot = Some(c);
+                }
+            }
             }
             Event::GameEnd(e) => {
                 f.end_method = e.method().map(i64::from);
@@ -112,6 +123,12 @@ fn facts(bytes: &[u8]) -> Result<(Facts, Ending), gamefmt::Error> {
             _ => {}
         }
     }
+    f.players = chars
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| c.map(|c| format!("P{}:{c}", i + 1)))
+        .collect::<Vec<_>>()
+        .join(",");
     f.first_frame = frames.first().map(|&v| i64::from(v));
     f.last_frame = frames.last().map(|&v| i64::from(v));
     f.unique_frames = frames.len() as i64;

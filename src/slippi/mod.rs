@@ -75,7 +75,9 @@ pub use field::trim_nul;
 pub use frame_events::{FrameBookend, FrameStart, PostFrame, PreFrame};
 pub use frames::{CharacterFrame, FRAME_ITEMS, FRAME_PLAYERS, FRAME_STAGE_EVENTS, Frame, Frames};
 pub use game_end::GameEnd;
-pub use game_start::{GameStart, PLAYER_BLOCKS, PORTS, PlayerSlot, Version};
+pub use game_start::{
+    GameStart, PLAYER_BLOCKS, PORTS, PlayerSlot, SHEIK_FIX_VERSION, Version, zelda_sheik_external,
+};
 pub use item::ItemUpdate;
 pub use metadata::{MetaPlayer, Metadata};
 pub use payloads::{EventPayloads, PayloadSizes};

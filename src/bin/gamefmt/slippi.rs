@@ -4,7 +4,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 
 use gamefmt::slippi::{
-    CMD_GECKO_LIST, Ending, Event, GameStart, GeckoList, SlippiEventIter, SlpView, VecReassembler,
+    CMD_GECKO_LIST, Ending, Event, GameStart, GeckoList, SHEIK_FIX_VERSION, SlippiEventIter,
+    SlpView, VecReassembler, zelda_sheik_external,
 };
 use serde_json::{Value, json};
 
@@ -13,6 +14,8 @@ use crate::{CliError, json_line};
 /// The facts `inspect` reports, from one full walk of the events.
 struct Facts<'a> {
     game_start: Option<GameStart<'a>>,
+    /// External character per port after the pre-1.6.0 Zelda/Sheik fix.
+    characters: [Option<u8>; 4],
     frames: BTreeSet<i32>,
     end_method: Option<u8>,
     lras_initiator: Option<i8>,
@@ -26,6 +29,7 @@ struct Facts<'a> {
 fn facts(bytes: &[u8]) -> Result<Facts<'_>, CliError> {
     let mut f = Facts {
         game_start: None,
+        characters: [None; 4],
         frames: BTreeSet::new(),
         end_method: None,
         lras_initiator: None,
@@ -45,7 +49,23 @@ fn facts(bytes: &[u8]) -> Result<Facts<'_>, CliError> {
             f.frames.insert(n);
         }
         match event {
-            Event::GameStart(g) if f.game_start.is_none() => f.game_start = Some(g),
+            Event::GameStart(g) if f.game_start.is_none() => {
+                f.game_start = Some(g);
+                for (i, p) in g.players() {
+                    if let Some(slot) = f.characters.get_mut(i) {
+                        *slot = p.character();
+                    }
+                }
+            }
+            Event::PostFrame(p) if needs_sheik_fix(f.game_start) && p.frame() <= Some(-123) => {
+                let fixed = p.internal_character().and_then(zelda_sheik_external);
+                let slot = p
+                    .player_index()
+                    .and_then(|i| f.characters.get_mut(usize::from(i)));
+                if let (Some(c), Some(Some(slot))) = (fixed, slot) {
+                    *slot = c;
+                }
+            }
             Event::GameEnd(e) => {
                 f.end_method = e.method();
                 f.lras_initiator = e.lras_initiator();
@@ -64,9 +84,23 @@ fn facts(bytes: &[u8]) -> Result<Facts<'_>, CliError> {
     Ok(f)
 }
 
-fn players(g: &GameStart<'_>) -> Vec<Value> {
+/// Whether Game Start predates the Zelda/Sheik fix (slippi-js then takes
+/// the character from the first post-frame).
+fn needs_sheik_fix(g: Option<GameStart<'_>>) -> bool {
+    g.and_then(|g| g.version())
+        .is_some_and(|v| v < SHEIK_FIX_VERSION)
+}
+
+/// `{"port", "character"}` for every non-empty port; `characters` overrides
+/// the Game Start character (see [`needs_sheik_fix`]).
+fn players(g: &GameStart<'_>, characters: Option<&[Option<u8>; 4]>) -> Vec<Value> {
     g.players()
-        .map(|(i, p)| json!({"port": i.saturating_add(1), "character": p.character()}))
+        .map(|(i, p)| {
+            let c = characters
+                .and_then(|c| c.get(i).copied().flatten())
+                .or(p.character());
+            json!({"port": i.saturating_add(1), "character": c})
+        })
         .collect()
 }
 
@@ -87,7 +121,7 @@ pub fn inspect(bytes: &[u8], as_json: bool, out: &mut dyn Write) -> Result<(), C
         "version": version,
         "raw_len": view.declared_raw_len(),
         "stage": g.and_then(|g| g.stage()),
-        "players": g.map(|g| players(&g)).unwrap_or_default(),
+        "players": g.map(|g| players(&g, Some(&f.characters))).unwrap_or_default(),
         "is_pal": g.and_then(|g| g.is_pal()),
         "metadata": meta.is_some(),
         "meta_last_frame": meta.and_then(|m| m.last_frame()),
@@ -163,7 +197,7 @@ fn event_json(offset: usize, event: &Event<'_>) -> Value {
             "kind": "game_start",
             "version": g.version().map(|v| v.to_string()),
             "stage": g.stage(),
-            "players": players(g),
+            "players": players(g, None),
             "is_pal": g.is_pal(),
         }),
         Event::PreFrame(e) => json!({
