@@ -109,7 +109,6 @@ fn facts(bytes: &[u8]) -> Result<(Facts, Ending), gamefmt::Error> {
                     *slot = Some(c);
                 }
             }
-            }
             Event::GameEnd(e) => {
                 f.end_method = e.method().map(i64::from);
                 f.lras_initiator = e.lras_initiator().map(i64::from);
