@@ -474,3 +474,35 @@ fn cli_applies_the_pre_1_6_sheik_fix() {
     assert_eq!(j["lras_initiator"], serde_json::Value::Null);
     assert_eq!(j["end_method"], 3);
 }
+
+/// Damage after Game Start: `inspect` keeps the facts decoded before it
+/// (ending "truncated", a warning on stderr); `validate` fails.
+#[cfg(feature = "cli")]
+#[test]
+fn cli_inspect_keeps_facts_before_damage() {
+    let (_, live) = build_sample();
+    let mut bytes = live.clone();
+    bytes.extend_from_slice(&[0x77, 1, 2, 3]);
+    let path = std::env::temp_dir().join(format!("gamefmt-damaged-{}.slp", std::process::id()));
+    std::fs::write(&path, &bytes).unwrap();
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_gamefmt"))
+            .args(args)
+            .arg(&path)
+            .output()
+            .unwrap()
+    };
+    let inspect = run(&["inspect", "--json"]);
+    let validate = run(&["validate"]);
+    std::fs::remove_file(&path).unwrap();
+    assert!(inspect.status.success());
+    let j: serde_json::Value = serde_json::from_slice(&inspect.stdout).unwrap();
+    assert_eq!(j["end"], "truncated");
+    assert_eq!(j["event_counts"]["0x38"], 2);
+    assert_eq!(j["unique_frames"], 1);
+    assert!(
+        String::from_utf8_lossy(&inspect.stderr)
+            .contains("command not in the Event Payloads table")
+    );
+    assert_eq!(validate.status.code(), Some(1));
+}

@@ -231,6 +231,14 @@ fn streaming_game_metadata() {
     let m = view.metadata().unwrap().unwrap();
     assert_eq!(m.last_frame(), Some(5085));
     assert_eq!(m.played_on(), Some("dolphin"));
+    // The base spec's metadata example is this game: Marth (internal 18)
+    // for all 5209 frames; the CPU Fox (internal 1) likewise.
+    let chars: Vec<_> = m
+        .players()
+        .map(|p| (p.index(), p.characters().collect::<Vec<_>>()))
+        .collect();
+    assert!(chars.contains(&(Some(0), vec![(18, 5209)])), "{chars:?}");
+    assert!(chars.contains(&(Some(1), vec![(1, 5209)])), "{chars:?}");
     assert!(after.windows(16).any(|w| w == b"playedOnSU\x07dolph"));
 }
 

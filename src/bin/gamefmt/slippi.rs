@@ -26,7 +26,10 @@ struct Facts<'a> {
     ending: Ending,
 }
 
-fn facts(bytes: &[u8]) -> Result<Facts<'_>, CliError> {
+/// One walk over every event. With `partial`, damage after Game Start ends
+/// the walk like a truncation (stderr says why) and the facts gathered so
+/// far are kept, as bulk indexers want; otherwise it is an error.
+fn facts(bytes: &[u8], partial: bool) -> Result<Facts<'_>, CliError> {
     let mut f = Facts {
         game_start: None,
         characters: [None; 4],
@@ -41,7 +44,16 @@ fn facts(bytes: &[u8]) -> Result<Facts<'_>, CliError> {
     };
     let mut splits = VecReassembler::new();
     let mut iter = SlippiEventIter::new(bytes);
-    while let Some(event) = iter.next_event()? {
+    loop {
+        let event = match iter.next_event() {
+            Ok(Some(event)) => event,
+            Ok(None) => break,
+            Err(e) if partial && f.game_start.is_some() => {
+                eprintln!("gamefmt: warning: events end early: {e}");
+                break;
+            }
+            Err(e) => return Err(e.into()),
+        };
         f.events = f.events.saturating_add(1);
         let count = f.event_counts.entry(event.code()).or_default();
         *count = count.saturating_add(1);
@@ -107,7 +119,7 @@ fn players(g: &GameStart<'_>, characters: Option<&[Option<u8>; 4]>) -> Vec<Value
 /// `gamefmt inspect` for a replay.
 pub fn inspect(bytes: &[u8], as_json: bool, out: &mut dyn Write) -> Result<(), CliError> {
     let view = SlpView::parse(bytes)?;
-    let f = facts(bytes)?;
+    let f = facts(bytes, true)?;
     let meta = view.metadata().ok().flatten();
     let g = f.game_start;
     let version = g.and_then(|g| g.version()).map(|v| v.to_string());
@@ -265,7 +277,7 @@ pub fn dump(bytes: &[u8], out: &mut dyn Write) -> Result<(), CliError> {
 /// the metadata. A live (truncated) file is reported but not an error.
 pub fn validate(bytes: &[u8], out: &mut dyn Write) -> Result<(), CliError> {
     let view = SlpView::parse(bytes)?;
-    let f = facts(bytes)?;
+    let f = facts(bytes, false)?;
     view.metadata()?;
     if f.game_start.is_none() && f.ending != Ending::Truncated {
         return Err(CliError::Invalid("no Game Start event".into()));
