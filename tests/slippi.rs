@@ -328,6 +328,11 @@ fn live_file_endings() {
     let at = bad.len() - 12; // the `S` marker of "dolphin"
     bad[at] = b'Q';
     assert!(SlpView::parse(&bad).unwrap().metadata().is_err());
+    let mut it = SlippiEventIter::new(&bad);
+    assert_eq!(it.by_ref().map(Result::unwrap).count(), 9);
+    assert_eq!(it.ending(), Ending::Complete);
+    bad[11..15].fill(0); // the same, unpatched
+    assert_eq!(SlippiEventIter::new(&bad).map(Result::unwrap).count(), 9);
 }
 
 #[test]

@@ -200,6 +200,9 @@ impl Decoder {
         self.offset = self.offset.saturating_add(used);
         if matches!(self.state, State::Payloads | State::Events) {
             self.raw_pos = self.raw_pos.saturating_add(used as u64);
+            if self.raw_len != 0 && self.raw_pos >= u64::from(self.raw_len) {
+                self.state = State::AfterRaw;
+            }
         }
         Ok((step, used))
     }

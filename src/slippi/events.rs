@@ -183,10 +183,12 @@ impl<'a> SlippiEventIter<'a> {
     /// # Errors
     /// Whatever [`Decoder::decode`] reports; the iterator is then fused.
     pub fn next_event(&mut self) -> Result<Option<Event<'a>>> {
-        if self.failed {
-            return Ok(None);
-        }
         loop {
+            // The event stream ends with raw; what follows (metadata) is
+            // SlpView's and the Decoder's business, not an event error.
+            if self.failed || !self.decoder.in_raw() {
+                return Ok(None);
+            }
             match self.decoder.decode(self.rest) {
                 Ok((decoded, used)) => {
                     self.rest = self.rest.get(used..).unwrap_or_default();
@@ -198,6 +200,8 @@ impl<'a> SlippiEventIter<'a> {
                         }
                     }
                 }
+                // Damage in the metadata is not an event error.
+                Err(_) if !self.decoder.in_raw() => return Ok(None),
                 Err(e) => {
                     self.failed = true;
                     return Err(e);
