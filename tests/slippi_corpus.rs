@@ -589,3 +589,113 @@ fn cli_json_matches_expected() {
     }
     assert_eq!(matched, exp.len() - 2);
 }
+
+/// Typed accessors on real files, against what SOURCES.md and
+/// spec/slippi.md say about them.
+#[test]
+fn typed_fields_of_known_files() {
+    let Some(files) = files("slippi typed fields") else {
+        return;
+    };
+    let get = |n: &str| &files.iter().find(|(f, _)| f == n).unwrap().1;
+    let start = |n: &str| SlpView::parse(get(n)).unwrap().game_start().unwrap();
+    let text = |b: Option<&[u8]>| String::from_utf8(b.unwrap().to_vec()).unwrap();
+
+    // 3.14.0: match id, game number, tiebreaker (SOURCES.md).
+    let ranked = start("v3.14.0_slippi-js_ranked_game1_tiebreak.slp");
+    assert!(text(ranked.match_id()).starts_with("mode.ranked"));
+    assert_eq!(
+        (ranked.game_number(), ranked.tiebreaker_number()),
+        (Some(1), Some(1))
+    );
+    let g1 = start("v3.14.0_slippi-js_unranked_game1.slp");
+    let g2 = start("v3.14.0_slippi-js_unranked_game2.slp");
+    assert!(text(g1.match_id()).starts_with("mode.unranked"));
+    assert_eq!((g1.game_number(), g2.game_number()), (Some(1), Some(2)));
+    assert_eq!(g1.match_id(), g2.match_id(), "same session");
+    assert_eq!(g1.tiebreaker_number(), Some(0));
+    // Older Game Starts are too short for these fields.
+    let old = start("v3.13.0_peppi_v3.13.slp");
+    assert_eq!((old.match_id(), old.game_number()), (None, None));
+    assert!(old.language().is_some());
+
+    // 3.12.0 online: display names and connect codes with the full-width
+    // `#` (0x81 0x94), Slippi uids (SOURCES.md, spec §5).
+    let online = start("v3.12.0_peppi_v3.12.slp");
+    assert_eq!(online.major_scene(), Some(8));
+    for port in 0..2 {
+        let code = online.connect_code(port).unwrap();
+        assert!(code.windows(2).any(|w| w == [0x81, 0x94]), "{code:?}");
+        assert!(!online.display_name(port).unwrap().is_empty());
+        assert!(online.slippi_uid(port).unwrap().is_ascii());
+    }
+    assert_eq!(online.connect_code(4), None);
+
+    // PAL twin files.
+    assert_eq!(start("v1.7.1_slippi-js_pal.slp").is_pal(), Some(true));
+    assert_eq!(start("v1.7.1_slippi-js_ntsc.slp").is_pal(), Some(false));
+    assert_eq!(start("v1.0.0_peppi_game.slp").is_pal(), None);
+
+    // Pre-frame raw c-stick exists in the 3.18 file (66 bytes) but not in
+    // the 3.17 dev build (64 bytes), whatever the versions say (Q2).
+    let first_pre = |n: &str| {
+        SlippiEventIter::new(get(n))
+            .find_map(|e| match e.unwrap() {
+                Event::PreFrame(p) => Some(p),
+                _ => None,
+            })
+            .unwrap()
+    };
+    let fod = first_pre("v3.17.0_slippi-js_FodPlatforms.slp");
+    assert!(fod.raw_joystick_y().is_some());
+    assert_eq!(fod.raw_cstick_x(), None);
+    assert!(
+        first_pre("v3.18.0_peppi_v3.18.slp")
+            .raw_cstick_y()
+            .is_some()
+    );
+    assert_eq!(first_pre("v1.0.0_peppi_game.slp").raw_joystick_x(), None);
+
+    // FOD platform events: platform 0 or 1 (spec §3).
+    let mut fod_events = 0;
+    for e in SlippiEventIter::new(get("v3.18.0_peppi_v3.18.slp")) {
+        if let Event::FodPlatform(p) = e.unwrap() {
+            assert!(matches!(p.platform(), Some(0 | 1)));
+            assert!(p.height().unwrap().is_finite());
+            fod_events += 1;
+        }
+    }
+    assert_eq!(fod_events, 99);
+
+    // Ice Climbers: Nana's events have the follower flag (SOURCES.md).
+    let followers = SlippiEventIter::new(get("v1.0.0_peppi_ics.slp"))
+        .filter(|e| matches!(e, Ok(Event::PostFrame(p)) if p.is_follower() == Some(true)))
+        .count();
+    assert_eq!(followers, 1032 - 2 * 344);
+
+    // Multi-man: player indices 4 and 5 are data (Q6).
+    let high = SlippiEventIter::new(get("v3.9.1_slippi-js_10-Man.slp"))
+        .filter(|e| matches!(e, Ok(Event::PreFrame(p)) if p.player_index() >= Some(4)))
+        .count();
+    assert!(high > 0);
+
+    // Item owners and turnip faces (3.7.0 items file: Peach turnips).
+    let items: Vec<_> = SlippiEventIter::new(get("v3.7.0_peppi_items.slp"))
+        .filter_map(|e| match e.unwrap() {
+            Event::ItemUpdate(i) => Some(i),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(items.len(), 513);
+    assert!(
+        items
+            .iter()
+            .all(|i| i.owner().is_some() && i.instance_id().is_none())
+    );
+    // 3.16: instance ids on post-frames and items.
+    assert!(
+        SlippiEventIter::new(get("v3.16.0_peppi_v3.16.slp")).any(
+            |e| matches!(e, Ok(Event::PostFrame(p)) if p.instance_id().is_some_and(|v| v > 0))
+        )
+    );
+}
