@@ -462,7 +462,12 @@ fn frames_match_both_parsers() {
         if let Some(n) = opt_i64(&row["peppi_frames_len"]) {
             assert_eq!(frames, n, "{name}: all frames");
         }
-        let _ = rollbacks;
+        // Re-sends of an earlier frame number, as slippi-js counts rollbacks.
+        assert_eq!(
+            rollbacks,
+            row["rollback_frames"].parse::<i64>().unwrap(),
+            "{name}: rollbacks"
+        );
     }
 }
 
