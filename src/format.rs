@@ -7,6 +7,8 @@
 pub enum Format {
     /// A Teeworlds/DDNet datafile (`DATA` or `ATAD` magic).
     Datafile,
+    /// A Slippi `.slp` replay (the UBJSON `{U\x03raw[$U#l` header).
+    Slippi,
 }
 
 impl Format {
@@ -14,10 +16,14 @@ impl Format {
     ///
     /// ```
     /// assert_eq!(gamefmt::Format::detect(b"DATA\x04\0\0\0"), Some(gamefmt::Format::Datafile));
+    /// assert_eq!(gamefmt::Format::detect(b"{U\x03raw[$U#l\0\0\0\0"), Some(gamefmt::Format::Slippi));
     /// assert_eq!(gamefmt::Format::detect(b"nothing"), None);
     /// ```
     #[must_use]
     pub fn detect(head: &[u8]) -> Option<Self> {
+        if head.starts_with(crate::slippi::SIGNATURE) {
+            return Some(Self::Slippi);
+        }
         match head.get(..4)? {
             b"DATA" | b"ATAD" => Some(Self::Datafile),
             _ => None,
@@ -29,6 +35,7 @@ impl Format {
     pub const fn name(self) -> &'static str {
         match self {
             Self::Datafile => "datafile",
+            Self::Slippi => "slippi",
         }
     }
 }

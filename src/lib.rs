@@ -5,6 +5,7 @@
 //! |---|---|
 //! | [`datafile`] | Teeworlds/DDNet datafiles (`.map`), versions 3 and 4 |
 //! | [`map`] | Teeworlds/DDNet map content: info, images, groups, layers, tiles, quads, envelopes, sounds |
+//! | [`slippi`] | Slippi `.slp` replays (Super Smash Bros. Melee), spec 0.1.0–3.18.0 |
 //!
 //! Shared primitives: [`error`] (one small `Copy` error with a byte offset),
 //! [`bytes`] (a bounds-checked cursor), [`varint`] (the Teeworlds packed
@@ -44,6 +45,7 @@ pub mod datafile;
 pub mod error;
 mod format;
 pub mod map;
+pub mod slippi;
 pub mod varint;
 
 pub use error::{Error, ErrorKind, Result};

@@ -6,6 +6,7 @@
 
 mod datafile;
 mod map;
+mod slippi;
 
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -102,6 +103,9 @@ fn run(command: &Command, out: &mut dyn Write) -> Result<(), CliError> {
         (Format::Datafile, Command::Dump { map: true, .. }) => map::dump(&bytes, out),
         (Format::Datafile, Command::Dump { .. }) => datafile::dump(&bytes, out),
         (Format::Datafile, Command::Validate { .. }) => datafile::validate(&bytes, out),
+        (Format::Slippi, Command::Inspect { json, .. }) => slippi::inspect(&bytes, *json, out),
+        (Format::Slippi, Command::Dump { .. }) => slippi::dump(&bytes, out),
+        (Format::Slippi, Command::Validate { .. }) => slippi::validate(&bytes, out),
         _ => Err(CliError::UnknownFormat),
     }
 }
