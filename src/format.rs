@@ -9,6 +9,8 @@ pub enum Format {
     Datafile,
     /// A Teeworlds/DDNet demo (`TWDEMO\0` magic).
     Demo,
+    /// A Slippi `.slp` replay (the UBJSON `{U\x03raw[$U#l` header).
+    Slippi,
 }
 
 impl Format {
@@ -17,12 +19,16 @@ impl Format {
     /// ```
     /// assert_eq!(gamefmt::Format::detect(b"DATA\x04\0\0\0"), Some(gamefmt::Format::Datafile));
     /// assert_eq!(gamefmt::Format::detect(b"TWDEMO\0\x06"), Some(gamefmt::Format::Demo));
+    /// assert_eq!(gamefmt::Format::detect(b"{U\x03raw[$U#l\0\0\0\0"), Some(gamefmt::Format::Slippi));
     /// assert_eq!(gamefmt::Format::detect(b"nothing"), None);
     /// ```
     #[must_use]
     pub fn detect(head: &[u8]) -> Option<Self> {
         if head.starts_with(crate::demo::raw::MAGIC) {
             return Some(Self::Demo);
+        }
+        if head.starts_with(crate::slippi::SIGNATURE) {
+            return Some(Self::Slippi);
         }
         match head.get(..4)? {
             b"DATA" | b"ATAD" => Some(Self::Datafile),
@@ -36,6 +42,7 @@ impl Format {
         match self {
             Self::Datafile => "datafile",
             Self::Demo => "demo",
+            Self::Slippi => "slippi",
         }
     }
 }

@@ -7,6 +7,7 @@
 //! | [`map`] | Teeworlds/DDNet map content: info, images, groups, layers, tiles, quads, envelopes, sounds |
 //! | [`snapshot`] | Teeworlds/DDNet snapshots and snapshot deltas |
 //! | [`demo`] | Teeworlds/DDNet demo files (`.demo`), versions 3 to 6 |
+//! | [`slippi`] | Slippi `.slp` replays (Super Smash Bros. Melee), spec 0.1.0–3.18.0 |
 //!
 //! Shared primitives: [`error`] (one small `Copy` error with a byte offset),
 //! [`bytes`] (a bounds-checked cursor), [`varint`] (the Teeworlds packed
@@ -48,6 +49,7 @@ pub mod error;
 mod format;
 pub mod huffman;
 pub mod map;
+pub mod slippi;
 pub mod snapshot;
 pub mod varint;
 

@@ -7,6 +7,7 @@
 mod datafile;
 mod demo;
 mod map;
+mod slippi;
 
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -106,6 +107,9 @@ fn run(command: &Command, out: &mut dyn Write) -> Result<(), CliError> {
         (Format::Demo, Command::Inspect { json, .. }) => demo::inspect(&bytes, *json, out),
         (Format::Demo, Command::Dump { .. }) => demo::dump(&bytes, out),
         (Format::Demo, Command::Validate { .. }) => demo::validate(&bytes, out),
+        (Format::Slippi, Command::Inspect { json, .. }) => slippi::inspect(&bytes, *json, out),
+        (Format::Slippi, Command::Dump { .. }) => slippi::dump(&bytes, out),
+        (Format::Slippi, Command::Validate { .. }) => slippi::validate(&bytes, out),
         _ => Err(CliError::UnknownFormat),
     }
 }

@@ -43,6 +43,29 @@ pub extern "C" fn gamefmt_map_solid_tiles(ptr: *const u8, len: usize, buf: *mut 
     }
 }
 
+/// Walks every event of a `.slp` file, reassembling the Gecko list into
+/// `buf`; returns the number of events, or -1 on a decoding error.
+#[unsafe(no_mangle)]
+pub extern "C" fn gamefmt_slippi_events(ptr: *const u8, len: usize, buf: *mut u8, cap: usize) -> isize {
+    // SAFETY: the caller passes valid, non-overlapping buffers.
+    let (bytes, buf) = unsafe {
+        (core::slice::from_raw_parts(ptr, len), core::slice::from_raw_parts_mut(buf, cap))
+    };
+    let mut gecko = gamefmt::slippi::Reassembler::new(buf);
+    let mut n: isize = 0;
+    for event in gamefmt::slippi::SlippiEventIter::new(bytes) {
+        match event {
+            Ok(gamefmt::slippi::Event::MessageSplitter(s)) => {
+                let _ = gecko.push(&s);
+            }
+            Ok(_) => {}
+            Err(_) => return -1,
+        }
+        n = n.wrapping_add(1);
+    }
+    n
+}
+
 /// Rebuilds every snapshot of a demo in `buf` (Huffman, packed ints, delta
 /// application) and returns the item count of the last one, or -1.
 #[unsafe(no_mangle)]

@@ -1,0 +1,293 @@
+//! `gamefmt` on Slippi `.slp` replays.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Write;
+
+use gamefmt::slippi::{
+    CMD_GECKO_LIST, Ending, Event, GameStart, GeckoList, SHEIK_FIX_VERSION, SlippiEventIter,
+    SlpView, VecReassembler, zelda_sheik_external,
+};
+use serde_json::{Value, json};
+
+use crate::{CliError, json_line};
+
+/// The facts `inspect` reports, from one full walk of the events.
+struct Facts<'a> {
+    game_start: Option<GameStart<'a>>,
+    /// External character per port after the pre-1.6.0 Zelda/Sheik fix.
+    characters: [Option<u8>; 4],
+    frames: BTreeSet<i32>,
+    end_method: Option<u8>,
+    lras_initiator: Option<i8>,
+    placements: Option<[i8; 4]>,
+    event_counts: BTreeMap<u8, u64>,
+    gecko_codes: Option<usize>,
+    events: u64,
+    ending: Ending,
+}
+
+/// One walk over every event. With `partial`, damage after Game Start ends
+/// the walk like a truncation (stderr says why) and the facts gathered so
+/// far are kept, as bulk indexers want; otherwise it is an error.
+fn facts(bytes: &[u8], partial: bool) -> Result<Facts<'_>, CliError> {
+    let mut f = Facts {
+        game_start: None,
+        characters: [None; 4],
+        frames: BTreeSet::new(),
+        end_method: None,
+        lras_initiator: None,
+        placements: None,
+        event_counts: BTreeMap::new(),
+        gecko_codes: None,
+        events: 0,
+        ending: Ending::Eof,
+    };
+    let mut splits = VecReassembler::new();
+    let mut iter = SlippiEventIter::new(bytes);
+    loop {
+        let event = match iter.next_event() {
+            Ok(Some(event)) => event,
+            Ok(None) => break,
+            Err(e) if partial && f.game_start.is_some() => {
+                eprintln!("gamefmt: warning: events end early: {e}");
+                break;
+            }
+            Err(e) => return Err(e.into()),
+        };
+        f.events = f.events.saturating_add(1);
+        let count = f.event_counts.entry(event.code()).or_default();
+        *count = count.saturating_add(1);
+        if let Some(n) = event.frame() {
+            f.frames.insert(n);
+        }
+        match event {
+            Event::GameStart(g) if f.game_start.is_none() => {
+                f.game_start = Some(g);
+                for (i, p) in g.players() {
+                    if let Some(slot) = f.characters.get_mut(i) {
+                        *slot = p.character();
+                    }
+                }
+            }
+            Event::PostFrame(p) if needs_sheik_fix(f.game_start) && p.frame() <= Some(-123) => {
+                let fixed = p.internal_character().and_then(zelda_sheik_external);
+                let slot = p
+                    .player_index()
+                    .and_then(|i| f.characters.get_mut(usize::from(i)));
+                if let (Some(c), Some(Some(slot))) = (fixed, slot) {
+                    *slot = c;
+                }
+            }
+            Event::GameEnd(e) => {
+                f.end_method = e.method();
+                f.lras_initiator = e.lras_initiator();
+                f.placements = e.placements();
+            }
+            Event::MessageSplitter(s) if splits.push(&s)? => {
+                if let Some((CMD_GECKO_LIST, list)) = splits.message() {
+                    f.gecko_codes = Some(GeckoList::new(list).codes().count());
+                }
+            }
+            Event::GeckoList(list) => f.gecko_codes = Some(list.codes().count()),
+            _ => {}
+        }
+    }
+    f.ending = iter.ending();
+    Ok(f)
+}
+
+/// Whether Game Start predates the Zelda/Sheik fix (slippi-js then takes
+/// the character from the first post-frame).
+fn needs_sheik_fix(g: Option<GameStart<'_>>) -> bool {
+    g.and_then(|g| g.version())
+        .is_some_and(|v| v < SHEIK_FIX_VERSION)
+}
+
+/// `{"port", "character"}` for every non-empty port; `characters` overrides
+/// the Game Start character (see [`needs_sheik_fix`]).
+fn players(g: &GameStart<'_>, characters: Option<&[Option<u8>; 4]>) -> Vec<Value> {
+    g.players()
+        .map(|(i, p)| {
+            let c = characters
+                .and_then(|c| c.get(i).copied().flatten())
+                .or(p.character());
+            json!({"port": i.saturating_add(1), "character": c})
+        })
+        .collect()
+}
+
+/// `gamefmt inspect` for a replay.
+pub fn inspect(bytes: &[u8], as_json: bool, out: &mut dyn Write) -> Result<(), CliError> {
+    let view = SlpView::parse(bytes)?;
+    let f = facts(bytes, true)?;
+    let meta = view.metadata().ok().flatten();
+    let g = f.game_start;
+    let version = g.and_then(|g| g.version()).map(|v| v.to_string());
+    let counts: serde_json::Map<String, Value> = f
+        .event_counts
+        .iter()
+        .map(|(c, n)| (format!("0x{c:02x}"), json!(n)))
+        .collect();
+    let value = json!({
+        "format": "slippi",
+        "version": version,
+        "raw_len": view.declared_raw_len(),
+        "stage": g.and_then(|g| g.stage()),
+        "players": g.map(|g| players(&g, Some(&f.characters))).unwrap_or_default(),
+        "is_pal": g.and_then(|g| g.is_pal()),
+        "metadata": meta.is_some(),
+        "meta_last_frame": meta.and_then(|m| m.last_frame()),
+        "meta_played_on": meta.and_then(|m| m.played_on()),
+        "first_frame": f.frames.first(),
+        "last_frame": f.frames.last(),
+        "unique_frames": f.frames.len(),
+        "end_method": f.end_method,
+        "lras_initiator": f.lras_initiator,
+        "placements": f.placements,
+        "event_counts": counts,
+        "gecko_codes": f.gecko_codes,
+        "end": f.ending.name(),
+    });
+    if as_json {
+        json_line(out, &value)?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "slippi replay {} ({} bytes, raw length {})",
+        version.as_deref().unwrap_or("?"),
+        bytes.len(),
+        view.declared_raw_len()
+    )?;
+    if let Some(g) = g {
+        writeln!(out, "  stage:    {}", g.stage().unwrap_or_default())?;
+        for (i, p) in g.players() {
+            writeln!(
+                out,
+                "  port {}:   character {} (type {})",
+                i.saturating_add(1),
+                p.character().unwrap_or_default(),
+                p.player_type().unwrap_or_default()
+            )?;
+        }
+    }
+    writeln!(
+        out,
+        "  events:   {} ({} distinct frames)",
+        f.events,
+        f.frames.len()
+    )?;
+    if let Some(m) = f.end_method {
+        writeln!(out, "  game end: method {m}")?;
+    }
+    if let Some(n) = f.gecko_codes {
+        writeln!(out, "  gecko:    {n} codes")?;
+    }
+    if let Some(m) = meta {
+        writeln!(
+            out,
+            "  metadata: startAt {} lastFrame {} playedOn {}",
+            m.start_at().unwrap_or("-"),
+            m.last_frame().map_or_else(|| "-".into(), |v| v.to_string()),
+            m.played_on().unwrap_or("-")
+        )?;
+    }
+    writeln!(out, "  end:      {}", f.ending.name())?;
+    Ok(())
+}
+
+fn event_json(offset: usize, event: &Event<'_>) -> Value {
+    let mut v = json!({
+        "offset": offset,
+        "code": format!("0x{:02x}", event.code()),
+    });
+    let fields = match event {
+        Event::EventPayloads(p) => {
+            json!({"kind": "event_payloads", "commands": p.entries().count()})
+        }
+        Event::GameStart(g) => json!({
+            "kind": "game_start",
+            "version": g.version().map(|v| v.to_string()),
+            "stage": g.stage(),
+            "players": players(g, None),
+            "is_pal": g.is_pal(),
+        }),
+        Event::PreFrame(e) => json!({
+            "kind": "pre_frame", "frame": e.frame(), "player": e.player_index(),
+            "follower": e.is_follower(), "action_state": e.action_state(),
+            "x": e.position_x(), "y": e.position_y(), "buttons": e.buttons(),
+        }),
+        Event::PostFrame(e) => json!({
+            "kind": "post_frame", "frame": e.frame(), "player": e.player_index(),
+            "follower": e.is_follower(), "character": e.internal_character(),
+            "action_state": e.action_state(), "x": e.position_x(), "y": e.position_y(),
+            "percent": e.percent(), "stocks": e.stocks_remaining(),
+        }),
+        Event::GameEnd(e) => json!({
+            "kind": "game_end", "method": e.method(),
+            "lras_initiator": e.lras_initiator(), "placements": e.placements(),
+        }),
+        Event::FrameStart(e) => {
+            json!({"kind": "frame_start", "frame": e.frame(), "seed": e.random_seed()})
+        }
+        Event::ItemUpdate(e) => json!({
+            "kind": "item_update", "frame": e.frame(), "type": e.type_id(),
+            "spawn_id": e.spawn_id(), "x": e.position_x(), "y": e.position_y(),
+        }),
+        Event::FrameBookend(e) => json!({
+            "kind": "frame_bookend", "frame": e.frame(),
+            "latest_finalized_frame": e.latest_finalized_frame(),
+        }),
+        Event::MessageSplitter(e) => json!({
+            "kind": "message_splitter", "command": e.internal_command(),
+            "size": e.actual_size(), "last": e.is_last(),
+        }),
+        Event::GeckoList(l) => json!({"kind": "gecko_list", "codes": l.codes().count()}),
+        Event::FodPlatform(e) => json!({
+            "kind": "fod_platform", "frame": e.frame(), "platform": e.platform(), "height": e.height(),
+        }),
+        Event::Whispy(e) => {
+            json!({"kind": "whispy", "frame": e.frame(), "direction": e.direction()})
+        }
+        Event::StadiumTransformation(e) => json!({
+            "kind": "stadium_transformation", "frame": e.frame(),
+            "event": e.event(), "type": e.transformation(),
+        }),
+        Event::Unknown { payload, .. } => json!({"kind": "unknown", "size": payload.len()}),
+        _ => json!({"kind": "other"}),
+    };
+    if let (Some(obj), Value::Object(extra)) = (v.as_object_mut(), fields) {
+        obj.extend(extra);
+    }
+    v
+}
+
+/// `gamefmt dump` for a replay: one JSON line per event.
+pub fn dump(bytes: &[u8], out: &mut dyn Write) -> Result<(), CliError> {
+    let mut iter = SlippiEventIter::new(bytes);
+    let mut offset = gamefmt::slippi::HEADER_LEN;
+    while let Some(event) = iter.next_event()? {
+        json_line(out, &event_json(offset, &event))?;
+        offset = iter.decoder().offset();
+    }
+    Ok(())
+}
+
+/// `gamefmt validate` for a replay: decodes every event, the Gecko list and
+/// the metadata. A live (truncated) file is reported but not an error.
+pub fn validate(bytes: &[u8], out: &mut dyn Write) -> Result<(), CliError> {
+    let view = SlpView::parse(bytes)?;
+    let f = facts(bytes, false)?;
+    view.metadata()?;
+    if f.game_start.is_none() && f.ending != Ending::Truncated {
+        return Err(CliError::Invalid("no Game Start event".into()));
+    }
+    writeln!(
+        out,
+        "ok: {} events, {} frames, end {}",
+        f.events,
+        f.frames.len(),
+        f.ending.name()
+    )?;
+    Ok(())
+}

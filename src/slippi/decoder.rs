@@ -1,0 +1,370 @@
+//! [`Decoder`]: the one push state machine behind every way of reading a
+//! `.slp` stream.
+
+use crate::error::{Error, ErrorKind, Result};
+
+use super::events::Event;
+use super::payloads::PayloadSizes;
+use super::{CMD_EVENT_PAYLOADS, CMD_GAME_END, HEADER_LEN, METADATA_KEY, SIGNATURE, ubjson};
+
+/// One step of [`Decoder::decode`], borrowing from the caller's input.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum Decoded<'a> {
+    /// The 15-byte file header: the raw array's declared length (0 = the
+    /// file was written live and the length never patched).
+    Header {
+        /// Declared raw length.
+        raw_len: u32,
+    },
+    /// One whole event.
+    Event(Event<'a>),
+    /// The metadata element's UBJSON value (starting at `{`); parse it with
+    /// [`super::Metadata::parse`].
+    Metadata(&'a [u8]),
+    /// The input holds no complete record: feed more bytes (the same
+    /// unconsumed bytes plus new ones).
+    NeedMore,
+    /// The file's top-level object is closed; nothing more to decode.
+    /// Bytes after it are ignored.
+    Done,
+}
+
+/// How a stream ended, told apart by [`Decoder::ending`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Ending {
+    /// A Game End event was decoded.
+    Complete,
+    /// No Game End, but the input ended at an event boundary (a game still
+    /// being written, a crashed recorder, or a file without Game End).
+    Eof,
+    /// The input ended inside an event (or inside the file header).
+    Truncated,
+}
+
+impl Ending {
+    /// `"complete"`, `"eof"` or `"truncated"`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Complete => "complete",
+            Self::Eof => "eof",
+            Self::Truncated => "truncated",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    Header,
+    Payloads,
+    Events,
+    AfterRaw,
+    Closing,
+    Done,
+}
+
+/// What a step decoded, without borrowing the input (the record is
+/// `input[..used]`), so that owners of a refillable buffer can decide to
+/// refill before borrowing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Step {
+    Header(u32),
+    Event,
+    /// The metadata value starts this many bytes into the record.
+    Metadata(usize),
+    NeedMore,
+    Done,
+}
+
+/// A push decoder for `.slp` streams: the caller owns the bytes and feeds
+/// whatever it has; each call decodes at most one record and says how many
+/// bytes it consumed. Nothing is allocated; the decoder itself holds the
+/// payload size table and a few counters.
+///
+/// ```
+/// use gamefmt::slippi::{Decoded, Decoder, Ending};
+/// # let file = gamefmt::slippi::SAMPLE_SLP;
+/// let mut decoder = Decoder::new();
+/// let mut pending: Vec<u8> = Vec::new();
+/// let mut events = 0;
+/// for chunk in file.chunks(7) {           // bytes arriving a few at a time
+///     pending.extend_from_slice(chunk);
+///     let mut used_total = 0;
+///     loop {
+///         let (record, used) = decoder.decode(&pending[used_total..])?;
+///         used_total += used;
+///         match record {
+///             Decoded::NeedMore | Decoded::Done => break,
+///             Decoded::Event(_) => events += 1,
+///             _ => {}
+///         }
+///     }
+///     pending.drain(..used_total);
+/// }
+/// assert_eq!(events, 9);
+/// assert_eq!(decoder.ending(pending.len()), Ending::Complete);
+/// # Ok::<(), gamefmt::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Decoder {
+    state: State,
+    sizes: PayloadSizes,
+    raw_len: u32,
+    raw_pos: u64,
+    offset: usize,
+    game_end: bool,
+}
+
+impl Default for Decoder {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Decoder {
+    /// A decoder expecting the start of a file.
+    #[must_use]
+    pub const fn new() -> Self {
+        Self {
+            state: State::Header,
+            sizes: PayloadSizes::new(),
+            raw_len: 0,
+            raw_pos: 0,
+            offset: 0,
+            game_end: false,
+        }
+    }
+
+    /// Decodes the next record from `input` (the bytes not consumed so
+    /// far). Returns the record and how many bytes of `input` it used;
+    /// [`Decoded::NeedMore`] uses none.
+    ///
+    /// # Errors
+    /// [`ErrorKind::BadMagic`] for a file that does not start with the
+    /// `.slp` header; [`ErrorKind::Corrupt`] for a bad payload table, a
+    /// command missing from it or declared with size 0, an event crossing
+    /// the declared raw length, or a damaged metadata element. Error
+    /// offsets count from the start of the stream.
+    pub fn decode<'a>(&mut self, input: &'a [u8]) -> Result<(Decoded<'a>, usize)> {
+        let (step, used) = self.step(input)?;
+        Ok((record(step, input.get(..used).unwrap_or_default()), used))
+    }
+
+    /// How the stream ended, given the number of bytes fed but not consumed.
+    #[must_use]
+    pub fn ending(&self, unconsumed: usize) -> Ending {
+        if self.game_end {
+            return Ending::Complete;
+        }
+        match self.state {
+            State::Header => Ending::Truncated,
+            State::Payloads | State::Events if unconsumed > 0 => Ending::Truncated,
+            _ => Ending::Eof,
+        }
+    }
+
+    /// The declared raw length; `None` before the header was decoded, and
+    /// `Some(0)` for a file whose length was never patched.
+    #[must_use]
+    pub fn raw_len(&self) -> Option<u32> {
+        (self.state != State::Header).then_some(self.raw_len)
+    }
+
+    /// The payload size table (empty before the Event Payloads event).
+    #[must_use]
+    pub const fn payload_sizes(&self) -> &PayloadSizes {
+        &self.sizes
+    }
+
+    /// Whether a Game End event was decoded.
+    #[must_use]
+    pub const fn game_end_seen(&self) -> bool {
+        self.game_end
+    }
+
+    /// Bytes consumed since the start of the stream.
+    #[must_use]
+    pub const fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// Whether the decoder is still before the end of the raw events.
+    #[must_use]
+    pub fn in_raw(&self) -> bool {
+        matches!(self.state, State::Header | State::Payloads | State::Events)
+    }
+
+    fn consume(&mut self, step: Step, used: usize) -> Result<(Step, usize)> {
+        self.offset = self.offset.saturating_add(used);
+        if matches!(self.state, State::Payloads | State::Events) {
+            self.raw_pos = self.raw_pos.saturating_add(used as u64);
+            if self.raw_len != 0 && self.raw_pos >= u64::from(self.raw_len) {
+                self.state = State::AfterRaw;
+            }
+        }
+        Ok((step, used))
+    }
+
+    fn corrupt(&self, what: &'static str) -> Error {
+        Error::corrupt(what, self.offset)
+    }
+
+    /// The state machine proper; see [`Decoder::decode`].
+    pub(crate) fn step(&mut self, input: &[u8]) -> Result<(Step, usize)> {
+        loop {
+            match self.state {
+                State::Header => {
+                    let sig_len = SIGNATURE.len().min(input.len());
+                    if input.get(..sig_len) != SIGNATURE.get(..sig_len) {
+                        return Err(Error::new(ErrorKind::BadMagic, self.offset));
+                    }
+                    let Some(len) = input.get(SIGNATURE.len()..HEADER_LEN) else {
+                        return Ok((Step::NeedMore, 0));
+                    };
+                    let mut be = [0u8; 4];
+                    be.copy_from_slice(len);
+                    self.raw_len = u32::from_be_bytes(be);
+                    self.offset = self.offset.saturating_add(HEADER_LEN);
+                    self.state = State::Payloads;
+                    return Ok((Step::Header(self.raw_len), HEADER_LEN));
+                }
+                State::Payloads => {
+                    let Some(&code) = input.first() else {
+                        return Ok((Step::NeedMore, 0));
+                    };
+                    if code != CMD_EVENT_PAYLOADS {
+                        return Err(
+                            self.corrupt("stream does not start with Event Payloads (0x35)")
+                        );
+                    }
+                    let Some(&size) = input.get(1) else {
+                        return Ok((Step::NeedMore, 0));
+                    };
+                    if size % 3 != 1 {
+                        return Err(Error::corrupt(
+                            "Event Payloads size is not 3n+1",
+                            self.offset.saturating_add(1),
+                        ));
+                    }
+                    let n = usize::from(size).saturating_add(1);
+                    self.check_fits_raw(n)?;
+                    let Some(event) = input.get(..n) else {
+                        return Ok((Step::NeedMore, 0));
+                    };
+                    self.sizes = PayloadSizes::parse(event, self.offset)?;
+                    self.state = State::Events;
+                    return self.consume(Step::Event, n);
+                }
+                State::Events => {
+                    if self.raw_len != 0 && self.raw_pos >= u64::from(self.raw_len) {
+                        self.state = State::AfterRaw;
+                        continue;
+                    }
+                    let Some(&code) = input.first() else {
+                        return Ok((Step::NeedMore, 0));
+                    };
+                    let size = self.sizes.get(code);
+                    if self.raw_len == 0 && (self.game_end || size.is_none()) {
+                        match raw_end_follows(input) {
+                            Some(true) => {
+                                self.state = State::AfterRaw;
+                                continue;
+                            }
+                            None => return Ok((Step::NeedMore, 0)),
+                            Some(false) => {}
+                        }
+                    }
+                    let Some(size) = size else {
+                        return Err(self.corrupt("command not in the Event Payloads table"));
+                    };
+                    if size == 0 {
+                        return Err(self.corrupt("event declared with payload size 0"));
+                    }
+                    let n = usize::from(size).saturating_add(1);
+                    self.check_fits_raw(n)?;
+                    if input.len() < n {
+                        return Ok((Step::NeedMore, 0));
+                    }
+                    if code == CMD_GAME_END {
+                        self.game_end = true;
+                    }
+                    return self.consume(Step::Event, n);
+                }
+                State::AfterRaw => {
+                    let Some(&first) = input.first() else {
+                        return Ok((Step::NeedMore, 0));
+                    };
+                    if first == b'}' {
+                        self.state = State::Done;
+                        return self.consume(Step::Done, 1);
+                    }
+                    let key_len = METADATA_KEY.len().min(input.len());
+                    if input.get(..key_len) != METADATA_KEY.get(..key_len) {
+                        return Err(self.corrupt("expected the metadata element after raw"));
+                    }
+                    let Some(value) = input.get(METADATA_KEY.len()..) else {
+                        return Ok((Step::NeedMore, 0));
+                    };
+                    match ubjson::value_len(value) {
+                        Ok(n) => {
+                            self.state = State::Closing;
+                            let used = n.saturating_add(METADATA_KEY.len());
+                            return self.consume(Step::Metadata(METADATA_KEY.len()), used);
+                        }
+                        Err(e) if e.kind == ErrorKind::Truncated => {
+                            return Ok((Step::NeedMore, 0));
+                        }
+                        Err(e) => {
+                            return Err(e.shifted(self.offset.saturating_add(METADATA_KEY.len())));
+                        }
+                    }
+                }
+                State::Closing => {
+                    return match input.first() {
+                        None => Ok((Step::NeedMore, 0)),
+                        Some(b'}') => {
+                            self.state = State::Done;
+                            self.consume(Step::Done, 1)
+                        }
+                        Some(_) => Err(self.corrupt("expected the end of the file object")),
+                    };
+                }
+                State::Done => return Ok((Step::Done, 0)),
+            }
+        }
+    }
+
+    /// Fails when an event of `n` bytes would cross the declared raw end.
+    fn check_fits_raw(&self, n: usize) -> Result<()> {
+        if self.raw_len != 0 && self.raw_pos.saturating_add(n as u64) > u64::from(self.raw_len) {
+            return Err(self.corrupt("event crosses the declared end of raw"));
+        }
+        Ok(())
+    }
+}
+
+/// Whether `input` starts with what follows the raw array (the metadata
+/// key or the closing `}`); `None` when too few bytes to tell.
+fn raw_end_follows(input: &[u8]) -> Option<bool> {
+    if input.first() == Some(&b'}') {
+        return Some(true);
+    }
+    let n = METADATA_KEY.len().min(input.len());
+    if input.get(..n) != METADATA_KEY.get(..n) {
+        return Some(false);
+    }
+    (n == METADATA_KEY.len()).then_some(true)
+}
+
+/// Builds the borrowed record of a step from the bytes it consumed.
+pub(crate) fn record(step: Step, used: &[u8]) -> Decoded<'_> {
+    match step {
+        Step::Header(raw_len) => Decoded::Header { raw_len },
+        Step::Event => Decoded::Event(Event::parse(used)),
+        Step::Metadata(start) => Decoded::Metadata(used.get(start..).unwrap_or_default()),
+        Step::NeedMore => Decoded::NeedMore,
+        Step::Done => Decoded::Done,
+    }
+}

@@ -1,0 +1,234 @@
+//! The [`Event`] enum and [`SlippiEventIter`], the slice iterator over the
+//! raw event stream.
+
+use core::iter::FusedIterator;
+
+use crate::error::Result;
+
+use super::decoder::{Decoded, Decoder, Ending};
+use super::frame_events::{FrameBookend, FrameStart, PostFrame, PreFrame};
+use super::game_end::GameEnd;
+use super::game_start::GameStart;
+use super::item::ItemUpdate;
+use super::payloads::EventPayloads;
+use super::splitter::{GeckoList, MessageSplitter};
+use super::stage::{FodPlatform, StadiumTransformation, Whispy};
+use super::{
+    CMD_EVENT_PAYLOADS, CMD_FOD_PLATFORM, CMD_FRAME_BOOKEND, CMD_FRAME_START, CMD_GAME_END,
+    CMD_GAME_START, CMD_GECKO_LIST, CMD_ITEM_UPDATE, CMD_MESSAGE_SPLITTER, CMD_POST_FRAME,
+    CMD_PRE_FRAME, CMD_STADIUM_TRANSFORMATION, CMD_WHISPY,
+};
+
+/// One event of the raw stream, borrowed from the input.
+///
+/// Every variant wraps the whole event, command byte included; its length
+/// is the one the Event Payloads table declared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Event<'a> {
+    /// 0x35: the command → size table.
+    EventPayloads(EventPayloads<'a>),
+    /// 0x36: game settings.
+    GameStart(GameStart<'a>),
+    /// 0x37: per-character inputs.
+    PreFrame(PreFrame<'a>),
+    /// 0x38: per-character state.
+    PostFrame(PostFrame<'a>),
+    /// 0x39: end of the game.
+    GameEnd(GameEnd<'a>),
+    /// 0x3A: first event of a frame.
+    FrameStart(FrameStart<'a>),
+    /// 0x3B: one item.
+    ItemUpdate(ItemUpdate<'a>),
+    /// 0x3C: last event of a frame.
+    FrameBookend(FrameBookend<'a>),
+    /// 0x10: one chunk of a split message (see [`super::Reassembler`]).
+    MessageSplitter(MessageSplitter<'a>),
+    /// 0x3D sent directly, not split (never seen in real files).
+    GeckoList(GeckoList<'a>),
+    /// 0x3F: Fountain of Dreams platform.
+    FodPlatform(FodPlatform<'a>),
+    /// 0x40: Whispy blow direction.
+    Whispy(Whispy<'a>),
+    /// 0x41: Pokémon Stadium transformation.
+    StadiumTransformation(StadiumTransformation<'a>),
+    /// A command listed in the payload table that this crate does not know.
+    Unknown {
+        /// The command byte.
+        code: u8,
+        /// The payload (command byte not included).
+        payload: &'a [u8],
+    },
+}
+
+impl<'a> Event<'a> {
+    /// Classifies one whole event (command byte first). An empty slice is
+    /// `Unknown { code: 0, payload: &[] }`.
+    #[must_use]
+    pub fn parse(bytes: &'a [u8]) -> Self {
+        let Some((&code, payload)) = bytes.split_first() else {
+            return Self::Unknown {
+                code: 0,
+                payload: &[],
+            };
+        };
+        match code {
+            CMD_EVENT_PAYLOADS => Self::EventPayloads(EventPayloads::new(bytes)),
+            CMD_GAME_START => Self::GameStart(GameStart::new(bytes)),
+            CMD_PRE_FRAME => Self::PreFrame(PreFrame::new(bytes)),
+            CMD_POST_FRAME => Self::PostFrame(PostFrame::new(bytes)),
+            CMD_GAME_END => Self::GameEnd(GameEnd::new(bytes)),
+            CMD_FRAME_START => Self::FrameStart(FrameStart::new(bytes)),
+            CMD_ITEM_UPDATE => Self::ItemUpdate(ItemUpdate::new(bytes)),
+            CMD_FRAME_BOOKEND => Self::FrameBookend(FrameBookend::new(bytes)),
+            CMD_MESSAGE_SPLITTER => Self::MessageSplitter(MessageSplitter::new(bytes)),
+            CMD_GECKO_LIST => Self::GeckoList(GeckoList::new(payload)),
+            CMD_FOD_PLATFORM => Self::FodPlatform(FodPlatform::new(bytes)),
+            CMD_WHISPY => Self::Whispy(Whispy::new(bytes)),
+            CMD_STADIUM_TRANSFORMATION => {
+                Self::StadiumTransformation(StadiumTransformation::new(bytes))
+            }
+            _ => Self::Unknown { code, payload },
+        }
+    }
+
+    /// The command byte.
+    #[must_use]
+    pub fn code(&self) -> u8 {
+        match self {
+            Self::EventPayloads(_) => CMD_EVENT_PAYLOADS,
+            Self::GameStart(_) => CMD_GAME_START,
+            Self::PreFrame(_) => CMD_PRE_FRAME,
+            Self::PostFrame(_) => CMD_POST_FRAME,
+            Self::GameEnd(_) => CMD_GAME_END,
+            Self::FrameStart(_) => CMD_FRAME_START,
+            Self::ItemUpdate(_) => CMD_ITEM_UPDATE,
+            Self::FrameBookend(_) => CMD_FRAME_BOOKEND,
+            Self::MessageSplitter(_) => CMD_MESSAGE_SPLITTER,
+            Self::GeckoList(_) => CMD_GECKO_LIST,
+            Self::FodPlatform(_) => CMD_FOD_PLATFORM,
+            Self::Whispy(_) => CMD_WHISPY,
+            Self::StadiumTransformation(_) => CMD_STADIUM_TRANSFORMATION,
+            Self::Unknown { code, .. } => *code,
+        }
+    }
+
+    /// The payload: the event's bytes after the command byte.
+    #[must_use]
+    pub fn payload(&self) -> &'a [u8] {
+        let whole = match self {
+            Self::EventPayloads(e) => e.bytes(),
+            Self::GameStart(e) => e.bytes(),
+            Self::PreFrame(e) => e.bytes(),
+            Self::PostFrame(e) => e.bytes(),
+            Self::GameEnd(e) => e.bytes(),
+            Self::FrameStart(e) => e.bytes(),
+            Self::ItemUpdate(e) => e.bytes(),
+            Self::FrameBookend(e) => e.bytes(),
+            Self::MessageSplitter(e) => e.bytes(),
+            Self::FodPlatform(e) => e.bytes(),
+            Self::Whispy(e) => e.bytes(),
+            Self::StadiumTransformation(e) => e.bytes(),
+            Self::GeckoList(l) => return l.payload(),
+            Self::Unknown { payload, .. } => return payload,
+        };
+        whole.get(1..).unwrap_or_default()
+    }
+
+    /// The frame number, for events that carry one (0x37, 0x38, 0x3A,
+    /// 0x3B, 0x3C and the stage events).
+    #[must_use]
+    pub fn frame(&self) -> Option<i32> {
+        match self {
+            Self::PreFrame(e) => e.frame(),
+            Self::PostFrame(e) => e.frame(),
+            Self::FrameStart(e) => e.frame(),
+            Self::ItemUpdate(e) => e.frame(),
+            Self::FrameBookend(e) => e.frame(),
+            Self::FodPlatform(e) => e.frame(),
+            Self::Whispy(e) => e.frame(),
+            Self::StadiumTransformation(e) => e.frame(),
+            _ => None,
+        }
+    }
+}
+
+/// Iterator over every event of a `.slp` file held in memory.
+///
+/// Built on [`Decoder`]: it yields the Event Payloads event first, then
+/// every event by its declared size, and stops after the raw array (for a
+/// file whose raw length was never patched: after Game End, or at the end
+/// of the input). Yields `Result<Event>`; fused after the first error.
+/// After `None`, [`SlippiEventIter::ending`] tells how the stream ended.
+#[derive(Clone, Debug)]
+pub struct SlippiEventIter<'a> {
+    rest: &'a [u8],
+    decoder: Decoder,
+    failed: bool,
+}
+
+impl<'a> SlippiEventIter<'a> {
+    /// Iterates the events of a whole `.slp` file (header included).
+    #[must_use]
+    pub fn new(file: &'a [u8]) -> Self {
+        Self {
+            rest: file,
+            decoder: Decoder::new(),
+            failed: false,
+        }
+    }
+
+    /// The inherent form of `next`: `Ok(None)` at the end.
+    ///
+    /// # Errors
+    /// Whatever [`Decoder::decode`] reports; the iterator is then fused.
+    pub fn next_event(&mut self) -> Result<Option<Event<'a>>> {
+        loop {
+            // The event stream ends with raw; what follows (metadata) is
+            // SlpView's and the Decoder's business, not an event error.
+            if self.failed || !self.decoder.in_raw() {
+                return Ok(None);
+            }
+            match self.decoder.decode(self.rest) {
+                Ok((decoded, used)) => {
+                    self.rest = self.rest.get(used..).unwrap_or_default();
+                    match decoded {
+                        Decoded::Event(e) => return Ok(Some(e)),
+                        Decoded::Header { .. } => {}
+                        Decoded::Metadata(_) | Decoded::NeedMore | Decoded::Done => {
+                            return Ok(None);
+                        }
+                    }
+                }
+                // Damage in the metadata is not an event error.
+                Err(_) if !self.decoder.in_raw() => return Ok(None),
+                Err(e) => {
+                    self.failed = true;
+                    return Err(e);
+                }
+            }
+        }
+    }
+
+    /// How the stream ended (meaningful once the iterator returned `None`).
+    #[must_use]
+    pub fn ending(&self) -> Ending {
+        self.decoder.ending(self.rest.len())
+    }
+
+    /// The decoder state (payload table, raw length, Game End seen).
+    #[must_use]
+    pub const fn decoder(&self) -> &Decoder {
+        &self.decoder
+    }
+}
+
+impl<'a> Iterator for SlippiEventIter<'a> {
+    type Item = Result<Event<'a>>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.next_event().transpose()
+    }
+}
+
+impl FusedIterator for SlippiEventIter<'_> {}

@@ -1,0 +1,137 @@
+//! Big-endian reads at fixed offsets of an event, `None` past its end.
+//!
+//! Offsets count the command byte as offset 0, exactly like the spec tables,
+//! so every typed view keeps the whole event (command byte included) and
+//! reads its fields here. A field exists when the payload is long enough for
+//! it — the version number is never consulted.
+
+#[inline]
+fn arr<const N: usize>(b: &[u8], off: usize) -> Option<[u8; N]> {
+    b.get(off..)?.first_chunk::<N>().copied()
+}
+
+#[inline]
+pub(crate) fn u8(b: &[u8], off: usize) -> Option<u8> {
+    b.get(off).copied()
+}
+
+#[inline]
+pub(crate) fn i8(b: &[u8], off: usize) -> Option<i8> {
+    u8(b, off).map(|v| i8::from_be_bytes([v]))
+}
+
+#[inline]
+pub(crate) fn bool(b: &[u8], off: usize) -> Option<bool> {
+    u8(b, off).map(|v| v != 0)
+}
+
+#[inline]
+pub(crate) fn u16(b: &[u8], off: usize) -> Option<u16> {
+    arr(b, off).map(u16::from_be_bytes)
+}
+
+#[inline]
+pub(crate) fn u32(b: &[u8], off: usize) -> Option<u32> {
+    arr(b, off).map(u32::from_be_bytes)
+}
+
+#[inline]
+pub(crate) fn i32(b: &[u8], off: usize) -> Option<i32> {
+    arr(b, off).map(i32::from_be_bytes)
+}
+
+#[inline]
+pub(crate) fn f32(b: &[u8], off: usize) -> Option<f32> {
+    arr(b, off).map(f32::from_be_bytes)
+}
+
+/// `len` bytes at `off`, or `None` when they do not all lie in `b`.
+#[inline]
+pub(crate) fn bytes(b: &[u8], off: usize, len: usize) -> Option<&[u8]> {
+    b.get(off..off.checked_add(len)?)
+}
+
+/// Offset of element `index` of a per-port array starting at `base` with
+/// elements `stride` bytes apart; `None` when `index >= count`.
+#[inline]
+pub(crate) fn indexed(base: usize, stride: usize, index: usize, count: usize) -> Option<usize> {
+    if index >= count {
+        return None;
+    }
+    base.checked_add(stride.checked_mul(index)?)
+}
+
+/// The bytes before the first NUL (all of them when there is none).
+#[must_use]
+pub fn trim_nul(b: &[u8]) -> &[u8] {
+    let end = b.iter().position(|&c| c == 0).unwrap_or(b.len());
+    b.get(..end).unwrap_or(b)
+}
+
+/// Generates one `Option`-returning accessor per `name: type @ offset`.
+macro_rules! accessors {
+    ($($(#[doc = $doc:literal])* $name:ident: $ty:ident @ $off:literal;)*) => {
+        $(
+            $(#[doc = $doc])*
+            #[must_use]
+            #[inline]
+            pub fn $name(&self) -> Option<$ty> {
+                $crate::slippi::field::$ty(self.bytes, $off)
+            }
+        )*
+    };
+}
+pub(crate) use accessors;
+
+/// Declares a borrowed, `Copy` view over one whole event (command byte
+/// included) with `new` and `bytes`.
+macro_rules! event_view {
+    ($(#[doc = $doc:literal])* $name:ident) => {
+        $(#[doc = $doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct $name<'a> {
+            bytes: &'a [u8],
+        }
+
+        impl<'a> $name<'a> {
+            /// Wraps a whole event (command byte first). Any length is
+            /// accepted: fields beyond the end read as `None`.
+            #[must_use]
+            pub const fn new(bytes: &'a [u8]) -> Self {
+                Self { bytes }
+            }
+
+            /// The whole event, command byte included.
+            #[must_use]
+            pub const fn bytes(&self) -> &'a [u8] {
+                self.bytes
+            }
+        }
+    };
+}
+pub(crate) use event_view;
+
+#[cfg(test)]
+#[allow(
+    clippy::unwrap_used,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::panic
+)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_big_endian_and_stops_at_end() {
+        let b = [0x36, 0x00, 0x01, 0xff, 0xff, 0xff, 0xfe];
+        assert_eq!(u16(&b, 1), Some(1));
+        assert_eq!(i32(&b, 3), Some(-2));
+        assert_eq!(i32(&b, 4), None);
+        assert_eq!(u8(&b, 7), None);
+        assert_eq!(i8(&b, 6), Some(-2));
+        assert_eq!(bytes(&b, usize::MAX, 2), None);
+        assert_eq!(indexed(0x141, 8, 4, 4), None);
+        assert_eq!(indexed(0x141, 8, 3, 4), Some(0x159));
+        assert_eq!(trim_nul(b"ab\0cd"), b"ab");
+    }
+}

@@ -1,0 +1,121 @@
+//! The metadata element: a UBJSON object written after the raw events.
+
+use crate::error::{Error, Result};
+
+use super::ubjson::{self, Container, Value};
+
+/// The metadata object (`startAt`, `lastFrame`, `players`, `playedOn`,
+/// `consoleNick`, …); every accessor is `None` when the key is missing or
+/// has another type. Unknown keys are reachable through [`Metadata::object`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Metadata<'a> {
+    object: Container<'a>,
+}
+
+impl<'a> Metadata<'a> {
+    /// Parses the metadata value (starting at its `{`).
+    ///
+    /// # Errors
+    /// Malformed UBJSON, or a value that is not an object.
+    pub fn parse(value: &'a [u8]) -> Result<Self> {
+        match ubjson::parse_value(value)?.0 {
+            Value::Object(object) => Ok(Self { object }),
+            _ => Err(Error::corrupt("metadata is not a UBJSON object", 0)),
+        }
+    }
+
+    /// The whole object.
+    #[must_use]
+    pub const fn object(&self) -> Container<'a> {
+        self.object
+    }
+
+    /// `startAt`: ISO-8601 start time.
+    #[must_use]
+    pub fn start_at(&self) -> Option<&'a str> {
+        self.object.get("startAt")?.as_str()
+    }
+
+    /// `lastFrame`: the number of the last frame (absent in 0.1.0 files).
+    #[must_use]
+    pub fn last_frame(&self) -> Option<i64> {
+        self.object.get("lastFrame")?.as_int()
+    }
+
+    /// `playedOn`: "dolphin", "network", "nintendont", …
+    #[must_use]
+    pub fn played_on(&self) -> Option<&'a str> {
+        self.object.get("playedOn")?.as_str()
+    }
+
+    /// `consoleNick`: the console's name.
+    #[must_use]
+    pub fn console_nick(&self) -> Option<&'a str> {
+        self.object.get("consoleNick")?.as_str()
+    }
+
+    /// The entries of `players`, keyed by port index.
+    pub fn players(&self) -> impl Iterator<Item = MetaPlayer<'a>> + 'a {
+        self.object
+            .get("players")
+            .and_then(|v| v.as_object())
+            .into_iter()
+            .flat_map(|o| o.entries().map_while(core::result::Result::ok))
+            .filter_map(|(key, v)| {
+                Some(MetaPlayer {
+                    key,
+                    object: v.as_object()?,
+                })
+            })
+    }
+}
+
+/// One player's metadata (`players."<index>"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MetaPlayer<'a> {
+    key: &'a [u8],
+    object: Container<'a>,
+}
+
+impl<'a> MetaPlayer<'a> {
+    /// The port index (0–3) this entry is keyed by.
+    #[must_use]
+    pub fn index(&self) -> Option<u8> {
+        core::str::from_utf8(self.key).ok()?.parse().ok()
+    }
+
+    /// The whole player object.
+    #[must_use]
+    pub const fn object(&self) -> Container<'a> {
+        self.object
+    }
+
+    /// `names.netplay`: the netplay / display name.
+    #[must_use]
+    pub fn netplay_name(&self) -> Option<&'a str> {
+        self.names()?.get("netplay")?.as_str()
+    }
+
+    /// `names.code`: the connect code.
+    #[must_use]
+    pub fn connect_code(&self) -> Option<&'a str> {
+        self.names()?.get("code")?.as_str()
+    }
+
+    fn names(&self) -> Option<Container<'a>> {
+        self.object.get("names")?.as_object()
+    }
+
+    /// `characters`: (internal character id, frames played as it).
+    pub fn characters(&self) -> impl Iterator<Item = (u8, i64)> + 'a {
+        self.object
+            .get("characters")
+            .and_then(|v| v.as_object())
+            .into_iter()
+            .flat_map(|o| o.entries().map_while(core::result::Result::ok))
+            .filter_map(|(k, v)| {
+                let id = core::str::from_utf8(k).ok()?.parse().ok()?;
+                Some((id, v.as_int()?))
+            })
+    }
+}

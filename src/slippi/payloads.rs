@@ -1,0 +1,163 @@
+//! The Event Payloads event (0x35): the command → payload size table that
+//! opens every event stream, kept in a fixed-size table.
+
+use crate::error::{Error, Result};
+
+use super::CMD_EVENT_PAYLOADS;
+
+/// Payload sizes (command byte not included) of every command the stream
+/// declared in its Event Payloads event. A fixed 256-entry table: no
+/// allocation, constant-time lookup.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PayloadSizes {
+    sizes: [u16; 256],
+    present: [bool; 256],
+}
+
+impl Default for PayloadSizes {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl PayloadSizes {
+    /// An empty table.
+    #[must_use]
+    pub const fn new() -> Self {
+        Self {
+            sizes: [0; 256],
+            present: [false; 256],
+        }
+    }
+
+    /// Reads the table from a whole Event Payloads event (command byte
+    /// `0x35`, size byte `3n+1`, then `n` (command, u16 size) pairs).
+    /// `base` is the event's offset in the input, for errors.
+    ///
+    /// # Errors
+    /// [`crate::ErrorKind::Corrupt`] when the command byte is not 0x35 or the
+    /// size byte is not `3n+1`; [`crate::ErrorKind::Truncated`] when the
+    /// event is shorter than its size byte says.
+    pub fn parse(event: &[u8], base: usize) -> Result<Self> {
+        let Some((&CMD_EVENT_PAYLOADS, rest)) = event.split_first() else {
+            return Err(Error::corrupt(
+                "stream does not start with Event Payloads (0x35)",
+                base,
+            ));
+        };
+        let Some(&size) = rest.first() else {
+            return Err(Error::truncated(base.saturating_add(1)));
+        };
+        if size % 3 != 1 {
+            return Err(Error::corrupt(
+                "Event Payloads size is not 3n+1",
+                base.saturating_add(1),
+            ));
+        }
+        let Some(pairs) = rest.get(1..usize::from(size)) else {
+            return Err(Error::truncated(base.saturating_add(event.len())));
+        };
+        let mut table = Self::new();
+        for pair in pairs.chunks_exact(3) {
+            if let [code, hi, lo] = *pair {
+                let i = usize::from(code);
+                if let (Some(s), Some(p)) = (table.sizes.get_mut(i), table.present.get_mut(i)) {
+                    *s = u16::from_be_bytes([hi, lo]);
+                    *p = true;
+                }
+            }
+        }
+        Ok(table)
+    }
+
+    /// The declared payload size of `command`, or `None` if it is not listed.
+    #[must_use]
+    #[inline]
+    pub fn get(&self, command: u8) -> Option<u16> {
+        let i = usize::from(command);
+        match self.present.get(i) {
+            Some(true) => self.sizes.get(i).copied(),
+            _ => None,
+        }
+    }
+
+    /// Declares `size` for `command` (used by writers and tests).
+    pub fn set(&mut self, command: u8, size: u16) {
+        let i = usize::from(command);
+        if let (Some(s), Some(p)) = (self.sizes.get_mut(i), self.present.get_mut(i)) {
+            *s = size;
+            *p = true;
+        }
+    }
+
+    /// Every listed (command, size) pair in command order.
+    pub fn iter(&self) -> impl Iterator<Item = (u8, u16)> + '_ {
+        (0..=u8::MAX).filter_map(|c| self.get(c).map(|s| (c, s)))
+    }
+}
+
+/// A borrowed view of the Event Payloads event (0x35) as it appears in the
+/// stream, command byte included.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EventPayloads<'a> {
+    bytes: &'a [u8],
+}
+
+impl<'a> EventPayloads<'a> {
+    /// Wraps a whole event (command byte first).
+    #[must_use]
+    pub const fn new(bytes: &'a [u8]) -> Self {
+        Self { bytes }
+    }
+
+    /// The whole event, command byte included.
+    #[must_use]
+    pub const fn bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+
+    /// The (command, payload size) pairs in stream order.
+    pub fn entries(&self) -> impl Iterator<Item = (u8, u16)> + 'a {
+        self.bytes
+            .get(2..)
+            .unwrap_or_default()
+            .chunks_exact(3)
+            .filter_map(|p| match *p {
+                [c, hi, lo] => Some((c, u16::from_be_bytes([hi, lo]))),
+                _ => None,
+            })
+    }
+}
+
+#[cfg(test)]
+#[allow(
+    clippy::unwrap_used,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::panic
+)]
+mod tests {
+    use super::*;
+    use crate::ErrorKind;
+
+    #[test]
+    fn parses_table_and_rejects_bad_sizes() {
+        let ev = [0x35, 7, 0x36, 0x01, 0xA4, 0x39, 0x00, 0x02];
+        let t = PayloadSizes::parse(&ev, 15).unwrap();
+        assert_eq!(t.get(0x36), Some(420));
+        assert_eq!(t.get(0x39), Some(2));
+        assert_eq!(t.get(0x37), None);
+        assert_eq!(t.iter().count(), 2);
+        assert_eq!(EventPayloads::new(&ev).entries().count(), 2);
+        let bad = [0x35, 231, 0, 0];
+        assert_eq!(
+            PayloadSizes::parse(&bad, 15).unwrap_err().kind,
+            ErrorKind::Corrupt("Event Payloads size is not 3n+1")
+        );
+        assert_eq!(
+            PayloadSizes::parse(&ev[..5], 0).unwrap_err().kind,
+            ErrorKind::Truncated
+        );
+        assert!(PayloadSizes::parse(&[0x36, 1], 0).is_err());
+    }
+}

@@ -1,0 +1,513 @@
+//! Slippi events built in the test: the sample file, the test quartet
+//! (parse a known byte layout, emit it with the writer, round-trip it,
+//! reject impossible lengths), live-file endings and the Reader.
+#![cfg(feature = "std")]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    clippy::arithmetic_side_effects
+)]
+
+use gamefmt::ErrorKind;
+use gamefmt::slippi::{
+    Decoded, Decoder, Ending, Event, Frames, GeckoList, MessageSplitter, PayloadSizes, Reader,
+    Reassembler, SAMPLE_SLP, SlippiEventIter, SlpView, SlpWriter, Version,
+};
+
+/// A payload of `size` bytes (command byte not included) with `fields`
+/// written at their *event* offsets (command byte = offset 0).
+fn payload(size: usize, fields: &[(usize, &[u8])]) -> Vec<u8> {
+    let mut p = vec![0u8; size];
+    for (off, bytes) in fields {
+        p[off - 1..off - 1 + bytes.len()].copy_from_slice(bytes);
+    }
+    p
+}
+
+fn sizes_3_18() -> PayloadSizes {
+    let mut s = PayloadSizes::new();
+    for (c, n) in [
+        (0x36, 760),
+        (0x37, 66),
+        (0x38, 84),
+        (0x39, 6),
+        (0x3A, 12),
+        (0x3C, 8),
+    ] {
+        s.set(c, n);
+    }
+    s
+}
+
+const METADATA: &[u8] = b"{U\x07startAtSU\x142026-01-01T00:00:00ZU\x09lastFramel\xff\xff\xff\x85U\x08playedOnSU\x07dolphin}";
+
+/// Writes the replay embedded as `SAMPLE_SLP` (its doc says what it holds).
+fn build_sample() -> (SlpWriter, Vec<u8>) {
+    let mut w = SlpWriter::new(&sizes_3_18()).unwrap();
+    let empty = [0u8, 3];
+    let start = payload(
+        760,
+        &[
+            (0x1, &[3, 18, 0, 0]),
+            (0x13, &31u16.to_be_bytes()),
+            (0x65, &[2, 0, 4, 0]),
+            (0x65 + 0x24, &[20, 1, 4, 0]),
+            (0x65 + 0x24 * 2, &empty),
+            (0x65 + 0x24 * 3, &empty),
+            (0x65 + 0x24 * 4, &empty),
+            (0x65 + 0x24 * 5, &empty),
+        ],
+    );
+    w.event(0x36, &start).unwrap();
+    let frame = (-123i32).to_be_bytes();
+    w.event(
+        0x3A,
+        &payload(12, &[(1, &frame), (5, &0xDEAD_BEEFu32.to_be_bytes())]),
+    )
+    .unwrap();
+    for (i, x) in [(0u8, -30.0f32), (1, 30.0)] {
+        let pre = payload(66, &[(1, &frame), (5, &[i, 0]), (0xD, &x.to_be_bytes())]);
+        w.event(0x37, &pre).unwrap();
+    }
+    for (i, ch) in [(0u8, 1u8), (1, 22)] {
+        let post = payload(
+            84,
+            &[
+                (1, &frame),
+                (5, &[i, 0, ch]),
+                (0x16, &12.5f32.to_be_bytes()),
+                (0x21, &[4]),
+            ],
+        );
+        w.event(0x38, &post).unwrap();
+    }
+    w.event(0x3C, &payload(8, &[(1, &frame), (5, &frame)]))
+        .unwrap();
+    let live = w.live_bytes().to_vec();
+    w.event(0x39, &payload(6, &[(1, &[2, 0xFF, 0, 1, 0xFF, 0xFF])]))
+        .unwrap();
+    (w, live)
+}
+
+#[test]
+fn sample_is_written_by_slp_writer() {
+    let (w, _) = build_sample();
+    let bytes = w.finish(Some(METADATA)).unwrap();
+    if std::env::var_os("GAMEFMT_BLESS").is_some() {
+        std::fs::write(
+            concat!(env!("CARGO_MANIFEST_DIR"), "/src/slippi/sample.slp"),
+            &bytes,
+        )
+        .unwrap();
+    }
+    assert_eq!(bytes, SAMPLE_SLP);
+}
+
+#[test]
+fn quartet_parse_known_layout() {
+    let slp = SlpView::parse(SAMPLE_SLP).unwrap();
+    assert_eq!(slp.declared_raw_len() as usize, slp.raw().len());
+    let g = slp.game_start().unwrap();
+    assert_eq!(g.version(), Some(Version::new(3, 18, 0)));
+    assert_eq!(g.stage(), Some(31));
+    let players: Vec<_> = g
+        .players()
+        .map(|(i, p)| (i, p.character(), p.player_type()))
+        .collect();
+    assert_eq!(players, [(0, Some(2), Some(0)), (1, Some(20), Some(1))]);
+    assert_eq!(g.is_pal(), Some(false));
+    assert_eq!(g.tiebreaker_number(), Some(0));
+    assert_eq!(g.player(6), None);
+    assert_eq!(g.dashback_fix(4), None);
+    let end = slp.game_end().unwrap();
+    assert_eq!(end.method(), Some(2));
+    assert_eq!(end.lras_initiator(), Some(-1));
+    assert_eq!(end.placements(), Some([0, 1, -1, -1]));
+    let m = slp.metadata().unwrap().unwrap();
+    assert_eq!(m.start_at(), Some("2026-01-01T00:00:00Z"));
+    assert_eq!(m.last_frame(), Some(-123));
+    assert_eq!(m.played_on(), Some("dolphin"));
+    assert_eq!(m.console_nick(), None);
+
+    let events: Vec<_> = slp.events().collect::<Result<_, _>>().unwrap();
+    let codes: Vec<u8> = events.iter().map(Event::code).collect();
+    assert_eq!(
+        codes,
+        [0x35, 0x36, 0x3A, 0x37, 0x37, 0x38, 0x38, 0x3C, 0x39]
+    );
+    let Event::PreFrame(pre) = events[4] else {
+        panic!()
+    };
+    assert_eq!(pre.player_index(), Some(1));
+    assert_eq!(pre.position_x(), Some(30.0));
+    assert_eq!(pre.raw_cstick_y(), Some(0)); // 66 bytes: present
+    let Event::PostFrame(post) = events[6] else {
+        panic!()
+    };
+    assert_eq!(post.internal_character(), Some(22));
+    assert_eq!(post.percent(), Some(12.5));
+    assert_eq!(post.stocks_remaining(), Some(4));
+    assert_eq!(post.instance_id(), Some(0));
+    let Event::FrameStart(fs) = events[2] else {
+        panic!()
+    };
+    assert_eq!(fs.random_seed(), Some(0xDEAD_BEEF));
+
+    let frames: Vec<_> = Frames::new(SAMPLE_SLP).collect::<Result<_, _>>().unwrap();
+    assert_eq!(frames.len(), 1);
+    assert_eq!(frames[0].number, -123);
+    assert_eq!(frames[0].characters().count(), 2);
+    assert!(frames[0].bookend.is_some());
+}
+
+#[test]
+fn quartet_short_events_have_no_late_fields() {
+    // A 1.0.0-sized pre-frame (58 bytes) and a 0.1.0 post-frame (33 bytes):
+    // fields added later are absent, whatever the version says.
+    let pre = payload(58, &[(1, &5i32.to_be_bytes()), (5, &[4])]);
+    let mut ev = vec![0x37];
+    ev.extend_from_slice(&pre);
+    let e = gamefmt::slippi::PreFrame::new(&ev);
+    assert_eq!(e.frame(), Some(5));
+    assert_eq!(e.player_index(), Some(4)); // index 4 is data, not an error
+    assert_eq!(e.physical_r(), Some(0.0));
+    assert_eq!(e.raw_joystick_x(), None);
+    assert_eq!(e.percent(), None);
+    let mut post = vec![0x38];
+    post.extend_from_slice(&payload(33, &[]));
+    let p = gamefmt::slippi::PostFrame::new(&post);
+    assert_eq!(p.stocks_remaining(), Some(0));
+    assert_eq!(p.action_state_frame_counter(), None);
+    assert_eq!(p.state_flags(), None);
+    let end = gamefmt::slippi::GameEnd::new(&[0x39, 3]);
+    assert_eq!(
+        (end.method(), end.lras_initiator(), end.placements()),
+        (Some(3), None, None)
+    );
+}
+
+#[test]
+fn quartet_round_trip_through_writer() {
+    // Re-emit every event of the sample with the writer: identical bytes.
+    let slp = SlpView::parse(SAMPLE_SLP).unwrap();
+    let sizes = slp.payload_sizes().unwrap();
+    let mut w = SlpWriter::new(&sizes).unwrap();
+    for e in slp.events().skip(1) {
+        let e = e.unwrap();
+        let bytes = match e {
+            Event::GameStart(x) => x.bytes(),
+            Event::PreFrame(x) => x.bytes(),
+            Event::PostFrame(x) => x.bytes(),
+            Event::FrameStart(x) => x.bytes(),
+            Event::FrameBookend(x) => x.bytes(),
+            Event::GameEnd(x) => x.bytes(),
+            other => panic!("unexpected {other:?}"),
+        };
+        w.event(bytes[0], &bytes[1..]).unwrap();
+    }
+    let meta = slp.metadata_bytes().unwrap();
+    assert_eq!(w.finish(Some(meta)).unwrap(), SAMPLE_SLP);
+}
+
+#[test]
+fn quartet_rejects_impossible_lengths() {
+    let sizes = sizes_3_18();
+    let mut w = SlpWriter::new(&sizes).unwrap();
+    assert!(w.event(0x37, &[0; 65]).is_err());
+    assert!(w.event(0x50, &[0; 1]).is_err());
+
+    let header = |len: u32| {
+        let mut v = b"{U\x03raw[$U#l".to_vec();
+        v.extend_from_slice(&len.to_be_bytes());
+        v
+    };
+    let first_error = |file: &[u8]| SlippiEventIter::new(file).find_map(Result::err);
+    // Payload table size not 3n+1.
+    let mut f = header(0);
+    f.extend_from_slice(&[0x35, 3, 0x36, 0]);
+    assert_eq!(
+        first_error(&f).unwrap(),
+        gamefmt::Error::corrupt("Event Payloads size is not 3n+1", 16)
+    );
+    // A command that is not in the table.
+    let mut f = header(0);
+    f.extend_from_slice(&[0x35, 4, 0x36, 0, 1, 0x36, 9, 0x37]);
+    let e = first_error(&f).unwrap();
+    assert_eq!(
+        (e.kind, e.offset),
+        (
+            ErrorKind::Corrupt("command not in the Event Payloads table"),
+            22
+        )
+    );
+    // A command declared with size 0, which then appears.
+    let mut f = header(0);
+    f.extend_from_slice(&[0x35, 4, 0xFF, 0, 0, 0xFF]);
+    assert!(matches!(
+        first_error(&f).unwrap().kind,
+        ErrorKind::Corrupt(_)
+    ));
+    // An event crossing the declared raw length.
+    let mut f = header(7);
+    f.extend_from_slice(&[0x35, 4, 0x36, 0, 4, 0x36, 1, 2, 3, 4]);
+    assert!(matches!(
+        first_error(&f).unwrap().kind,
+        ErrorKind::Corrupt(_)
+    ));
+    // Not a replay at all.
+    assert_eq!(
+        SlpView::parse(b"This is not a replay, just text")
+            .unwrap_err()
+            .kind,
+        ErrorKind::BadMagic
+    );
+    assert_eq!(
+        SlpView::parse(b"{U\x03raw").unwrap_err().kind,
+        ErrorKind::Truncated
+    );
+}
+
+#[test]
+fn live_file_endings() {
+    let (_, live) = build_sample();
+    // Raw length 0, no Game End yet, cut at an event boundary.
+    let mut it = SlippiEventIter::new(&live);
+    assert_eq!(it.by_ref().count(), 8);
+    assert_eq!(it.ending(), Ending::Eof);
+    // Cut inside the last event.
+    let mut it = SlippiEventIter::new(&live[..live.len() - 3]);
+    assert_eq!(it.by_ref().count(), 7);
+    assert_eq!(it.ending(), Ending::Truncated);
+    let view = SlpView::parse(&live).unwrap();
+    assert_eq!(view.raw().len(), live.len() - 15);
+    assert_eq!(view.metadata().unwrap(), None);
+    assert_eq!(view.game_end(), None);
+
+    // A finished file whose raw length was never patched: stops at Game End
+    // and still finds the metadata.
+    let mut unpatched = SAMPLE_SLP.to_vec();
+    unpatched[11..15].fill(0);
+    let view = SlpView::parse(&unpatched).unwrap();
+    assert_eq!(view.raw(), SlpView::parse(SAMPLE_SLP).unwrap().raw());
+    assert_eq!(view.metadata().unwrap().unwrap().last_frame(), Some(-123));
+    let mut it = SlippiEventIter::new(&unpatched);
+    assert_eq!(it.by_ref().count(), 9);
+    assert_eq!(it.ending(), Ending::Complete);
+
+    // Empty metadata, missing metadata and trailing garbage.
+    let (w, _) = build_sample();
+    let empty = w.clone().finish(Some(b"{}")).unwrap();
+    let m = SlpView::parse(&empty).unwrap().metadata().unwrap().unwrap();
+    assert_eq!((m.last_frame(), m.object().entries().count()), (None, 0));
+    let none = w.clone().finish(None).unwrap();
+    assert_eq!(SlpView::parse(&none).unwrap().metadata().unwrap(), None);
+    let mut trailing = w.finish(Some(METADATA)).unwrap();
+    trailing.extend_from_slice(b"\n\0garbage");
+    let view = SlpView::parse(&trailing).unwrap();
+    assert_eq!(
+        view.metadata().unwrap().unwrap().played_on(),
+        Some("dolphin")
+    );
+    let mut d = Decoder::new();
+    let mut rest = &trailing[..];
+    let mut records = 0;
+    loop {
+        let (r, used) = d.decode(rest).unwrap();
+        rest = &rest[used..];
+        if matches!(r, Decoded::Done) {
+            break;
+        }
+        records += 1;
+    }
+    assert_eq!(records, 11); // header, 9 events, metadata
+    assert_eq!(rest, b"\n\0garbage");
+    // A damaged metadata element is reported, not hidden.
+    let mut bad = SAMPLE_SLP.to_vec();
+    let at = bad.len() - 12; // the `S` marker of "dolphin"
+    bad[at] = b'Q';
+    assert!(SlpView::parse(&bad).unwrap().metadata().is_err());
+    let mut it = SlippiEventIter::new(&bad);
+    assert_eq!(it.by_ref().map(Result::unwrap).count(), 9);
+    assert_eq!(it.ending(), Ending::Complete);
+    bad[11..15].fill(0); // the same, unpatched
+    assert_eq!(SlippiEventIter::new(&bad).map(Result::unwrap).count(), 9);
+}
+
+#[test]
+fn reader_with_small_buffer_matches_slice() {
+    let slice: Vec<Vec<u8>> = SlippiEventIter::new(SAMPLE_SLP)
+        .map(|e| event_bytes(&e.unwrap()))
+        .collect();
+    let mut reader = Reader::with_capacity(SAMPLE_SLP, 1024);
+    let mut got = Vec::new();
+    let mut meta = None;
+    while let Some(r) = reader.next() {
+        match r.unwrap() {
+            Decoded::Event(e) => got.push(event_bytes(&e)),
+            Decoded::Metadata(m) => meta = Some(m.to_vec()),
+            _ => {}
+        }
+    }
+    assert_eq!(got, slice);
+    assert_eq!(meta.as_deref(), Some(METADATA));
+    assert_eq!(reader.ending(), Ending::Complete);
+    // A buffer smaller than the Game Start event fails cleanly.
+    let mut tiny = Reader::with_capacity(SAMPLE_SLP, 100);
+    let err = loop {
+        match tiny.next() {
+            Some(Ok(_)) => {}
+            Some(Err(e)) => break e,
+            None => panic!("no error"),
+        }
+    };
+    let inner = err
+        .get_ref()
+        .unwrap()
+        .downcast_ref::<gamefmt::Error>()
+        .unwrap();
+    assert!(matches!(inner.kind, ErrorKind::BufferTooSmall { .. }));
+}
+
+#[test]
+fn splitter_chunks_build_the_gecko_list() {
+    let mut s = sizes_3_18();
+    s.set(0x10, 516);
+    s.set(0x3D, 4); // declared size is ignored: chunks carry 600 bytes
+    let mut w = SlpWriter::new(&s).unwrap();
+    w.event(0x36, &payload(760, &[(1, &[3, 13, 0, 0])]))
+        .unwrap();
+    let mut list = vec![0u8; 600];
+    for (i, code) in list.chunks_mut(8).enumerate() {
+        code[0] = 0x04;
+        code[3] = i as u8;
+    }
+    for (i, chunk) in list.chunks(512).enumerate() {
+        let last = i == 1;
+        let mut p = vec![0u8; 516];
+        p[..chunk.len()].copy_from_slice(chunk);
+        p[512..514].copy_from_slice(&(chunk.len() as u16).to_be_bytes());
+        p[514] = 0x3D;
+        p[515] = u8::from(last);
+        w.event(0x10, &p).unwrap();
+    }
+    let file = w.finish(None).unwrap();
+    let mut buf = [0u8; 1024];
+    let mut r = Reassembler::new(&mut buf);
+    let mut done = false;
+    for e in SlippiEventIter::new(&file) {
+        if let Event::MessageSplitter(m) = e.unwrap() {
+            done = r.push(&m).unwrap();
+        }
+    }
+    assert!(done);
+    let (cmd, msg) = r.message().unwrap();
+    assert_eq!((cmd, msg), (0x3D, &list[..]));
+    let codes: Vec<_> = GeckoList::new(msg).codes().collect();
+    assert_eq!(codes.len(), 75);
+    assert_eq!(codes[74].address, 0x8000_004A);
+    let _ = MessageSplitter::new(&[]);
+}
+
+fn event_bytes(e: &Event<'_>) -> Vec<u8> {
+    let mut v = vec![e.code()];
+    v.extend_from_slice(match e {
+        Event::EventPayloads(x) => &x.bytes()[1..],
+        Event::GameStart(x) => &x.bytes()[1..],
+        Event::PreFrame(x) => &x.bytes()[1..],
+        Event::PostFrame(x) => &x.bytes()[1..],
+        Event::GameEnd(x) => &x.bytes()[1..],
+        Event::FrameStart(x) => &x.bytes()[1..],
+        Event::FrameBookend(x) => &x.bytes()[1..],
+        _ => &[],
+    });
+    v
+}
+
+/// Before 1.6.0 Game Start says Zelda for Sheik too; `inspect` takes the
+/// character from the first post-frame as slippi-js does.
+#[cfg(feature = "cli")]
+#[test]
+fn cli_applies_the_pre_1_6_sheik_fix() {
+    let mut s = PayloadSizes::new();
+    for (c, n) in [(0x36, 352), (0x38, 37), (0x39, 1)] {
+        s.set(c, n);
+    }
+    let mut w = SlpWriter::new(&s).unwrap();
+    let empty = [0u8, 3];
+    let players: [(usize, &[u8]); 6] = [
+        (0x65, &[0x12, 0, 4]),
+        (0x65 + 0x24, &[0x12, 0, 4]),
+        (0x65 + 0x24 * 2, &empty),
+        (0x65 + 0x24 * 3, &empty),
+        (0x65 + 0x24 * 4, &empty),
+        (0x65 + 0x24 * 5, &empty),
+    ];
+    let mut fields: Vec<(usize, &[u8])> = vec![(1, &[1, 0, 0, 0])];
+    fields.extend(players);
+    w.event(0x36, &payload(352, &fields)).unwrap();
+    let frame = (-123i32).to_be_bytes();
+    // Port 1 starts as Sheik (internal 0x07), port 2 as Zelda (0x13).
+    w.event(0x38, &payload(37, &[(1, &frame), (5, &[0, 0, 0x07])]))
+        .unwrap();
+    w.event(0x38, &payload(37, &[(1, &frame), (5, &[1, 0, 0x13])]))
+        .unwrap();
+    // Later frames do not change it any more.
+    let later = (-122i32).to_be_bytes();
+    w.event(0x38, &payload(37, &[(1, &later), (5, &[1, 0, 0x07])]))
+        .unwrap();
+    w.event(0x39, &[3]).unwrap();
+    let bytes = w.finish(None).unwrap();
+    let path = std::env::temp_dir().join(format!("gamefmt-sheik-{}.slp", std::process::id()));
+    std::fs::write(&path, &bytes).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_gamefmt"))
+        .args(["inspect", "--json"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    std::fs::remove_file(&path).unwrap();
+    let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        j["players"],
+        serde_json::json!([{"port": 1, "character": 0x13}, {"port": 2, "character": 0x12}])
+    );
+    assert_eq!(j["version"], "1.0.0");
+    assert_eq!(j["end"], "complete");
+    assert_eq!(j["is_pal"], serde_json::Value::Null);
+    assert_eq!(j["placements"], serde_json::Value::Null);
+    assert_eq!(j["lras_initiator"], serde_json::Value::Null);
+    assert_eq!(j["end_method"], 3);
+}
+
+/// Damage after Game Start: `inspect` keeps the facts decoded before it
+/// (ending "truncated", a warning on stderr); `validate` fails.
+#[cfg(feature = "cli")]
+#[test]
+fn cli_inspect_keeps_facts_before_damage() {
+    let (_, live) = build_sample();
+    let mut bytes = live.clone();
+    bytes.extend_from_slice(&[0x77, 1, 2, 3]);
+    let path = std::env::temp_dir().join(format!("gamefmt-damaged-{}.slp", std::process::id()));
+    std::fs::write(&path, &bytes).unwrap();
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_gamefmt"))
+            .args(args)
+            .arg(&path)
+            .output()
+            .unwrap()
+    };
+    let inspect = run(&["inspect", "--json"]);
+    let validate = run(&["validate"]);
+    std::fs::remove_file(&path).unwrap();
+    assert!(inspect.status.success());
+    let j: serde_json::Value = serde_json::from_slice(&inspect.stdout).unwrap();
+    assert_eq!(j["end"], "truncated");
+    assert_eq!(j["event_counts"]["0x38"], 2);
+    assert_eq!(j["unique_frames"], 1);
+    assert!(
+        String::from_utf8_lossy(&inspect.stderr)
+            .contains("command not in the Event Payloads table")
+    );
+    assert_eq!(validate.status.code(), Some(1));
+}

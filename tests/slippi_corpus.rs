@@ -1,0 +1,706 @@
+//! Every replay in the corpus (`corpus/slippi/*.slp`): decodes, and its
+//! facts match `expected.tsv` (computed there by slippi-js 9.1.2 and peppi
+//! 2.1.2; where they disagree, spec/slippi.md says which is right); chunked
+//! decoding equals slice decoding; the `bad_*` files fail cleanly.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    clippy::arithmetic_side_effects
+)]
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use gamefmt::ErrorKind;
+use gamefmt::slippi::{
+    Decoded, Decoder, Ending, Event, Frames, GeckoList, Reassembler, SHEIK_FIX_VERSION,
+    SlippiEventIter, SlpView, zelda_sheik_external,
+};
+
+type Row = HashMap<String, String>;
+
+/// `expected.tsv`, one map per file name. `None` when the corpus is absent.
+fn expected(test: &str) -> Option<BTreeMap<String, Row>> {
+    let dir = common::corpus_dir(test)?.join("slippi");
+    let text = std::fs::read_to_string(dir.join("expected.tsv")).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split('\t').collect();
+    let mut out = BTreeMap::new();
+    for line in lines {
+        let row: Row = header
+            .iter()
+            .zip(line.split('\t'))
+            .map(|(k, v)| ((*k).to_owned(), v.to_owned()))
+            .collect();
+        out.insert(row["name"].clone(), row);
+    }
+    Some(out)
+}
+
+fn files(test: &str) -> Option<Vec<(String, Vec<u8>)>> {
+    common::corpus_files(test, "slippi", ".slp")
+}
+
+fn opt_i64(s: &str) -> Option<i64> {
+    (!s.is_empty()).then(|| s.parse().unwrap())
+}
+
+/// The facts expected.tsv has, computed through the library.
+#[derive(Debug, Default, PartialEq)]
+struct Facts {
+    spec_version: String,
+    raw_len: i64,
+    stage: Option<i64>,
+    players: String,
+    is_pal: Option<bool>,
+    metadata: bool,
+    meta_last_frame: Option<i64>,
+    meta_played_on: Option<String>,
+    first_frame: Option<i64>,
+    last_frame: Option<i64>,
+    unique_frames: i64,
+    end_method: Option<i64>,
+    lras_initiator: Option<i64>,
+    placements: Option<[i8; 4]>,
+    counts: BTreeMap<u8, i64>,
+    gecko_codes: Option<i64>,
+}
+
+fn facts(bytes: &[u8]) -> Result<(Facts, Ending), gamefmt::Error> {
+    let view = SlpView::parse(bytes)?;
+    let mut f = Facts {
+        raw_len: i64::from(view.declared_raw_len()),
+        ..Facts::default()
+    };
+    if let Some(m) = view.metadata()? {
+        f.metadata = true;
+        f.meta_last_frame = m.last_frame();
+        f.meta_played_on = m.played_on().map(str::to_owned);
+    }
+    let mut frames = BTreeSet::new();
+    let mut buf = vec![0u8; 1 << 17];
+    let mut gecko = Reassembler::new(&mut buf);
+    let mut chars = [None; 4];
+    let mut old = false;
+    let mut it = SlippiEventIter::new(bytes);
+    while let Some(e) = it.next_event()? {
+        *f.counts.entry(e.code()).or_default() += 1;
+        if let Some(n) = e.frame() {
+            frames.insert(n);
+        }
+        match e {
+            Event::GameStart(g) => {
+                f.spec_version = g.version().unwrap().to_string();
+                f.stage = g.stage().map(i64::from);
+                f.is_pal = g.is_pal();
+                old = g.version().unwrap() < SHEIK_FIX_VERSION;
+                for (i, p) in g.players() {
+                    chars[i] = p.character();
+                }
+            }
+            // slippi-js takes Zelda/Sheik from the first post-frame before 1.6.0.
+            Event::PostFrame(p) if old && p.frame() <= Some(-123) => {
+                let fixed = p.internal_character().and_then(zelda_sheik_external);
+                let slot = chars.get_mut(usize::from(p.player_index().unwrap()));
+                if let (Some(c), Some(slot @ Some(_))) = (fixed, slot) {
+                    *slot = Some(c);
+                }
+            }
+            Event::GameEnd(e) => {
+                f.end_method = e.method().map(i64::from);
+                f.lras_initiator = e.lras_initiator().map(i64::from);
+                f.placements = e.placements();
+            }
+            Event::MessageSplitter(s) if gecko.push(&s)? => {
+                let (cmd, list) = gecko.message().unwrap();
+                assert_eq!(cmd, 0x3D);
+                f.gecko_codes = Some(GeckoList::new(list).codes().count() as i64);
+            }
+            _ => {}
+        }
+    }
+    f.players = chars
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| c.map(|c| format!("P{}:{c}", i + 1)))
+        .collect::<Vec<_>>()
+        .join(",");
+    f.first_frame = frames.first().map(|&v| i64::from(v));
+    f.last_frame = frames.last().map(|&v| i64::from(v));
+    f.unique_frames = frames.len() as i64;
+    Ok((f, it.ending()))
+}
+
+fn expected_facts(r: &Row) -> Facts {
+    let mut counts = BTreeMap::new();
+    for k in [
+        "35", "36", "37", "38", "39", "3a", "3b", "3c", "10", "3f", "40", "41",
+    ] {
+        let n: i64 = r[&format!("n{k}")].parse().unwrap();
+        if n > 0 {
+            counts.insert(u8::from_str_radix(k, 16).unwrap(), n);
+        }
+    }
+    for kv in r["n_other"].split(',').filter(|s| !s.is_empty()) {
+        let (k, v) = kv.split_once(':').unwrap();
+        counts.insert(u8::from_str_radix(&k[2..], 16).unwrap(), v.parse().unwrap());
+    }
+    let (js_meta, peppi_meta) = r["metadata_js/peppi"].split_once('/').unwrap();
+    let mut meta_played_on = (!r["meta_playedOn"].is_empty()).then(|| r["meta_playedOn"].clone());
+    // spec/slippi.md §1: a finished file whose raw length is 0 loses its
+    // metadata in slippi-js (it reads raw to EOF) while peppi, stopping at
+    // Game End, finds it — peppi is right. The playedOn column comes from
+    // slippi-js only, so it is blank there; the file's metadata says
+    // "dolphin" (checked byte-for-byte in `streaming_game_metadata`).
+    if js_meta == "no" && peppi_meta == "yes" && meta_played_on.is_none() {
+        meta_played_on = Some("dolphin".to_owned());
+    }
+    Facts {
+        spec_version: r["spec_version"].clone(),
+        raw_len: r["raw_len"].parse().unwrap(),
+        stage: opt_i64(&r["stage"]),
+        players: r["players"].clone(),
+        is_pal: match r["is_pal"].as_str() {
+            "" => None,
+            v => Some(v == "True"),
+        },
+        metadata: js_meta == "yes" || peppi_meta == "yes",
+        meta_last_frame: opt_i64(&r["meta_lastFrame"]),
+        meta_played_on,
+        first_frame: opt_i64(&r["js_first_frame"]),
+        last_frame: opt_i64(&r["js_last_frame"]),
+        unique_frames: r["js_unique_frames"].parse().unwrap(),
+        end_method: opt_i64(&r["end_method"]),
+        lras_initiator: opt_i64(&r["lras_initiator"]),
+        placements: match r["placements"].as_str() {
+            "" | ",,," => None,
+            v => {
+                let p: Vec<i8> = v.split(',').map(|x| x.parse().unwrap()).collect();
+                Some([p[0], p[1], p[2], p[3]])
+            }
+        },
+        counts,
+        gecko_codes: opt_i64(&r["gecko_codes"]),
+    }
+}
+
+#[test]
+fn corpus_facts_match_expected() {
+    let (Some(exp), Some(files)) = (expected("slippi facts"), files("slippi facts")) else {
+        return;
+    };
+    assert_eq!(
+        files.len(),
+        exp.len(),
+        "every corpus file has an expected row"
+    );
+    let mut matched = 0;
+    for (name, bytes) in &files {
+        let row = &exp[name];
+        if name.starts_with("bad_") {
+            continue;
+        }
+        let (got, _) = facts(bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(got, expected_facts(row), "{name}");
+        matched += 1;
+    }
+    assert_eq!(matched, files.len() - 2);
+    eprintln!(
+        "slippi: {matched} of {} replays match expected.tsv",
+        files.len() - 2
+    );
+}
+
+#[test]
+fn streaming_game_metadata() {
+    let Some(files) = files("streaming_game_metadata") else {
+        return;
+    };
+    let (_, bytes) = files
+        .iter()
+        .find(|(n, _)| n == "v1.0.0_py-slippi_streaming_game.slp")
+        .unwrap();
+    let view = SlpView::parse(bytes).unwrap();
+    assert_eq!(view.declared_raw_len(), 0);
+    // raw ends right after Game End; then the metadata element follows.
+    let after = &bytes[15 + view.raw().len()..];
+    assert!(after.starts_with(b"U\x08metadata{"));
+    let m = view.metadata().unwrap().unwrap();
+    assert_eq!(m.last_frame(), Some(5085));
+    assert_eq!(m.played_on(), Some("dolphin"));
+    // The base spec's metadata example is this game: Marth (internal 18)
+    // for all 5209 frames; the CPU Fox (internal 1) likewise.
+    let chars: Vec<_> = m
+        .players()
+        .map(|p| (p.index(), p.characters().collect::<Vec<_>>()))
+        .collect();
+    assert!(chars.contains(&(Some(0), vec![(18, 5209)])), "{chars:?}");
+    assert!(chars.contains(&(Some(1), vec![(1, 5209)])), "{chars:?}");
+    assert!(after.windows(16).any(|w| w == b"playedOnSU\x07dolph"));
+}
+
+#[test]
+fn endings_match_the_files() {
+    let Some(files) = files("slippi endings") else {
+        return;
+    };
+    let ending = |n: &str| {
+        let (_, b) = files.iter().find(|(f, _)| f == n).unwrap();
+        facts(b).unwrap().1
+    };
+    // Cut inside a splitter chunk (SOURCES.md).
+    assert_eq!(ending("v3.7.0_peppi_corrupt.slp"), Ending::Truncated);
+    // In-progress file: raw length 0, no Game End; a byte walk shows it
+    // stops exactly at an event boundary.
+    assert_eq!(ending("v1.2.0_slippi-js_incomplete.slp"), Ending::Eof);
+    // Complete files without Game End.
+    assert_eq!(ending("v3.13.0_slippi-js_geckoCodes.slp"), Ending::Eof);
+    assert_eq!(
+        ending("v3.15.0_peppi_duplicate_game_end.slp"),
+        Ending::Complete
+    );
+    assert_eq!(
+        ending("v1.0.0_py-slippi_streaming_game.slp"),
+        Ending::Complete
+    );
+}
+
+#[test]
+fn bad_files_fail_cleanly() {
+    let Some(files) = files("slippi bad files") else {
+        return;
+    };
+    for (name, bytes) in files.iter().filter(|(n, _)| n.starts_with("bad_")) {
+        let err = facts(bytes).unwrap_err();
+        match name.as_str() {
+            "bad_libmelee_corrupt_game_1.slp" => assert_eq!(err.kind, ErrorKind::BadMagic),
+            "bad_libmelee_corrupt_game_3.slp" => {
+                assert_eq!(
+                    err,
+                    gamefmt::Error::corrupt("Event Payloads size is not 3n+1", 16)
+                );
+            }
+            other => panic!("unexpected bad file {other}"),
+        }
+    }
+}
+
+/// (command, payload) of every event, by the slice iterator.
+fn slice_events(bytes: &[u8]) -> (Vec<(u8, &[u8])>, Ending, bool) {
+    let mut it = SlippiEventIter::new(bytes);
+    let mut out = Vec::new();
+    let mut failed = false;
+    loop {
+        match it.next_event() {
+            Ok(Some(e)) => out.push((e.code(), e.payload())),
+            Ok(None) => break,
+            Err(_) => {
+                failed = true;
+                break;
+            }
+        }
+    }
+    (out, it.ending(), failed)
+}
+
+/// Feeds `bytes` to a Decoder in chunks of the sizes `next_size` gives and
+/// checks each event against `want`; returns the ending.
+fn chunked(
+    bytes: &[u8],
+    want: &[(u8, &[u8])],
+    mut next_size: impl FnMut() -> usize,
+) -> (usize, Ending, bool) {
+    let mut d = Decoder::new();
+    let mut pending: Vec<u8> = Vec::new();
+    let mut start = 0;
+    let mut fed = 0;
+    let mut n = 0;
+    while fed < bytes.len() {
+        let take = next_size().clamp(1, bytes.len() - fed);
+        pending.extend_from_slice(&bytes[fed..fed + take]);
+        fed += take;
+        loop {
+            match d.decode(&pending[start..]) {
+                Ok((Decoded::NeedMore | Decoded::Done, _)) => break,
+                Ok((rec, used)) => {
+                    if let Decoded::Event(e) = rec {
+                        assert_eq!((e.code(), e.payload()), want[n], "event {n}");
+                        n += 1;
+                    }
+                    start += used;
+                }
+                Err(_) => return (n, d.ending(pending.len() - start), true),
+            }
+        }
+        if start > 1 << 16 {
+            pending.drain(..start);
+            start = 0;
+        }
+    }
+    (n, d.ending(pending.len() - start), false)
+}
+
+#[test]
+fn chunked_decoding_equals_slice_decoding() {
+    let Some(files) = files("slippi chunked") else {
+        return;
+    };
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut random = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for (name, bytes) in &files {
+        let (want, ending, failed) = slice_events(bytes);
+        let one = chunked(bytes, &want, || 1);
+        assert_eq!(one, (want.len(), ending, failed), "{name}: 1-byte chunks");
+        for _ in 0..3 {
+            let max = [7, 600, 70_000][(random() % 3) as usize];
+            let got = chunked(bytes, &want, || (random() % max) as usize + 1);
+            assert_eq!(got, (want.len(), ending, failed), "{name}: random chunks");
+        }
+        #[cfg(feature = "std")]
+        reader_matches(name, bytes, &want, ending, failed);
+    }
+}
+
+/// The std Reader with a small buffer and an `io::Read` that returns short
+/// reads yields the same events as the slice iterator.
+#[cfg(feature = "std")]
+fn reader_matches(name: &str, bytes: &[u8], want: &[(u8, &[u8])], ending: Ending, failed: bool) {
+    // The std Reader with a small buffer and a reader that returns
+    // short reads.
+    struct Trickle<'a>(&'a [u8], u64);
+    impl std::io::Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            self.1 = self.1.wrapping_mul(6364136223846793005).wrapping_add(1);
+            let n = ((self.1 >> 33) as usize % 5000 + 1)
+                .min(buf.len())
+                .min(self.0.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+    let mut reader = gamefmt::slippi::Reader::with_capacity(Trickle(bytes, 7), 70_000);
+    let mut n = 0;
+    let mut rfailed = false;
+    while let Some(r) = reader.next() {
+        match r {
+            Ok(Decoded::Event(e)) => {
+                assert_eq!((e.code(), e.payload()), want[n], "{name}: reader event {n}");
+                n += 1;
+            }
+            Ok(_) => {}
+            Err(_) => rfailed = true,
+        }
+    }
+    assert_eq!((n, rfailed), (want.len(), failed), "{name}: reader");
+    if !failed {
+        assert_eq!(reader.ending(), ending, "{name}: reader ending");
+    }
+}
+
+#[test]
+fn fast_paths_agree_with_full_walk() {
+    let Some(files) = files("slippi fast paths") else {
+        return;
+    };
+    for (name, bytes) in files.iter().filter(|(n, _)| !n.starts_with("bad_")) {
+        let view = SlpView::parse(bytes).unwrap();
+        let mut start = None;
+        let mut last_end = None;
+        let mut last = None;
+        for e in view.events() {
+            let e = e.unwrap();
+            if let Event::GameStart(g) = e {
+                start.get_or_insert(g);
+            }
+            if let Event::GameEnd(g) = e {
+                last_end = Some(g);
+            }
+            last = Some(e.code());
+        }
+        assert_eq!(view.game_start().ok(), start, "{name}");
+        // Game End is found without a walk whenever it is the last event.
+        let expected_end = if last == Some(0x39) { last_end } else { None };
+        assert_eq!(view.game_end(), expected_end, "{name}");
+    }
+}
+
+#[test]
+fn frames_match_both_parsers() {
+    let (Some(exp), Some(files)) = (expected("slippi frames"), files("slippi frames")) else {
+        return;
+    };
+    for (name, bytes) in files.iter().filter(|(n, _)| !n.starts_with("bad_")) {
+        let row = &exp[name];
+        let mut frames = 0i64;
+        let mut fresh = 0i64;
+        let mut rollbacks = 0i64;
+        for f in Frames::new(bytes) {
+            let f = f.unwrap();
+            frames += 1;
+            if f.is_rollback {
+                rollbacks += 1;
+            } else {
+                fresh += 1;
+            }
+        }
+        // Distinct frame numbers as slippi-js counts them.
+        assert_eq!(
+            fresh,
+            row["js_unique_frames"].parse::<i64>().unwrap(),
+            "{name}: fresh"
+        );
+        // Every re-send counted too, as peppi does (where it read the file).
+        if let Some(n) = opt_i64(&row["peppi_frames_len"]) {
+            assert_eq!(frames, n, "{name}: all frames");
+        }
+        // Re-sends of an earlier frame number, as slippi-js counts rollbacks.
+        assert_eq!(
+            rollbacks,
+            row["rollback_frames"].parse::<i64>().unwrap(),
+            "{name}: rollbacks"
+        );
+    }
+}
+
+#[test]
+fn prefixes_and_corruptions_never_panic() {
+    let Some(files) = files("slippi robustness") else {
+        return;
+    };
+    let mut small: Vec<_> = files.iter().filter(|(_, b)| b.len() < 60_000).collect();
+    small.truncate(3);
+    for (name, bytes) in small {
+        let (want, _, _) = slice_events(bytes);
+        for cut in (0..bytes.len()).step_by(97) {
+            let (got, ending, failed) = slice_events(&bytes[..cut]);
+            assert!(got.len() <= want.len(), "{name}");
+            if !failed {
+                assert_eq!(got[..], want[..got.len()], "{name} cut at {cut}");
+                let has_end = got.iter().any(|(c, _)| *c == 0x39);
+                assert_eq!(ending == Ending::Complete, has_end, "{name} cut at {cut}");
+            }
+            let _ = SlpView::parse(&bytes[..cut]).map(|v| (v.metadata().is_ok(), v.game_end()));
+        }
+        let mut copy = bytes.clone();
+        for i in (0..copy.len()).step_by(331) {
+            let old = copy[i];
+            copy[i] = old.wrapping_add(0x55);
+            let _ = slice_events(&copy);
+            let _ = Frames::new(&copy).count();
+            if let Ok(v) = SlpView::parse(&copy) {
+                let _ = (
+                    v.metadata().map(|m| m.map(|m| m.players().count())),
+                    v.game_end(),
+                );
+            }
+            copy[i] = old;
+        }
+    }
+}
+
+/// `gamefmt inspect --json` prints, for every replay, the facts
+/// expected.tsv lists; `bad_*` files exit 1 with one line on stderr.
+#[cfg(feature = "cli")]
+#[test]
+fn cli_json_matches_expected() {
+    use serde_json::Value;
+    let (Some(exp), Some(dir)) = (expected("slippi cli"), common::corpus_dir("slippi cli")) else {
+        return;
+    };
+    let mut matched = 0;
+    for (name, row) in &exp {
+        let path = dir.join("slippi").join(name);
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_gamefmt"))
+            .args(["inspect", "--json"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        if name.starts_with("bad_") {
+            assert_eq!(out.status.code(), Some(1), "{name}");
+            assert!(out.stdout.is_empty(), "{name}");
+            assert_eq!(
+                String::from_utf8_lossy(&out.stderr).lines().count(),
+                1,
+                "{name}"
+            );
+            continue;
+        }
+        assert!(
+            out.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let j: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let int = |k: &str| j[k].as_i64();
+        let got = Facts {
+            spec_version: j["version"].as_str().unwrap().to_owned(),
+            raw_len: int("raw_len").unwrap(),
+            stage: int("stage"),
+            players: j["players"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| format!("P{}:{}", p["port"], p["character"]))
+                .collect::<Vec<_>>()
+                .join(","),
+            is_pal: j["is_pal"].as_bool(),
+            metadata: j["metadata"].as_bool().unwrap(),
+            meta_last_frame: int("meta_last_frame"),
+            meta_played_on: j["meta_played_on"].as_str().map(str::to_owned),
+            first_frame: int("first_frame"),
+            last_frame: int("last_frame"),
+            unique_frames: int("unique_frames").unwrap(),
+            end_method: int("end_method"),
+            lras_initiator: int("lras_initiator"),
+            placements: j["placements"].as_array().map(|a| {
+                let v: Vec<i8> = a.iter().map(|x| x.as_i64().unwrap() as i8).collect();
+                [v[0], v[1], v[2], v[3]]
+            }),
+            counts: j["event_counts"]
+                .as_object()
+                .unwrap()
+                .iter()
+                .map(|(k, v)| {
+                    assert_eq!(k, &k.to_lowercase());
+                    (
+                        u8::from_str_radix(&k[2..], 16).unwrap(),
+                        v.as_i64().unwrap(),
+                    )
+                })
+                .collect(),
+            gecko_codes: int("gecko_codes"),
+        };
+        assert_eq!(j["format"], "slippi");
+        assert!(matches!(
+            j["end"].as_str(),
+            Some("complete" | "eof" | "truncated")
+        ));
+        assert_eq!(
+            j["end"] == "complete",
+            !row["end_method"].is_empty(),
+            "{name}: complete iff a Game End"
+        );
+        assert_eq!(got, expected_facts(row), "{name}");
+        matched += 1;
+    }
+    assert_eq!(matched, exp.len() - 2);
+}
+
+/// Typed accessors on real files, against what SOURCES.md and
+/// spec/slippi.md say about them.
+#[test]
+fn typed_fields_of_known_files() {
+    let Some(files) = files("slippi typed fields") else {
+        return;
+    };
+    let get = |n: &str| &files.iter().find(|(f, _)| f == n).unwrap().1;
+    let start = |n: &str| SlpView::parse(get(n)).unwrap().game_start().unwrap();
+    let text = |b: Option<&[u8]>| String::from_utf8(b.unwrap().to_vec()).unwrap();
+
+    // 3.14.0: match id, game number, tiebreaker (SOURCES.md).
+    let ranked = start("v3.14.0_slippi-js_ranked_game1_tiebreak.slp");
+    assert!(text(ranked.match_id()).starts_with("mode.ranked"));
+    assert_eq!(
+        (ranked.game_number(), ranked.tiebreaker_number()),
+        (Some(1), Some(1))
+    );
+    let g1 = start("v3.14.0_slippi-js_unranked_game1.slp");
+    let g2 = start("v3.14.0_slippi-js_unranked_game2.slp");
+    assert!(text(g1.match_id()).starts_with("mode.unranked"));
+    assert_eq!((g1.game_number(), g2.game_number()), (Some(1), Some(2)));
+    assert_eq!(g1.match_id(), g2.match_id(), "same session");
+    assert_eq!(g1.tiebreaker_number(), Some(0));
+    // Older Game Starts are too short for these fields.
+    let old = start("v3.13.0_peppi_v3.13.slp");
+    assert_eq!((old.match_id(), old.game_number()), (None, None));
+    assert!(old.language().is_some());
+
+    // 3.12.0 online: display names and connect codes with the full-width
+    // `#` (0x81 0x94), Slippi uids (SOURCES.md, spec §5).
+    let online = start("v3.12.0_peppi_v3.12.slp");
+    assert_eq!(online.major_scene(), Some(8));
+    for port in 0..2 {
+        let code = online.connect_code(port).unwrap();
+        assert!(code.windows(2).any(|w| w == [0x81, 0x94]), "{code:?}");
+        assert!(!online.display_name(port).unwrap().is_empty());
+        assert!(online.slippi_uid(port).unwrap().is_ascii());
+    }
+    assert_eq!(online.connect_code(4), None);
+
+    // PAL twin files.
+    assert_eq!(start("v1.7.1_slippi-js_pal.slp").is_pal(), Some(true));
+    assert_eq!(start("v1.7.1_slippi-js_ntsc.slp").is_pal(), Some(false));
+    assert_eq!(start("v1.0.0_peppi_game.slp").is_pal(), None);
+
+    // Pre-frame raw c-stick exists in the 3.18 file (66 bytes) but not in
+    // the 3.17 dev build (64 bytes), whatever the versions say (Q2).
+    let first_pre = |n: &str| {
+        SlippiEventIter::new(get(n))
+            .find_map(|e| match e.unwrap() {
+                Event::PreFrame(p) => Some(p),
+                _ => None,
+            })
+            .unwrap()
+    };
+    let fod = first_pre("v3.17.0_slippi-js_FodPlatforms.slp");
+    assert!(fod.raw_joystick_y().is_some());
+    assert_eq!(fod.raw_cstick_x(), None);
+    assert!(
+        first_pre("v3.18.0_peppi_v3.18.slp")
+            .raw_cstick_y()
+            .is_some()
+    );
+    assert_eq!(first_pre("v1.0.0_peppi_game.slp").raw_joystick_x(), None);
+
+    // FOD platform events: platform 0 or 1 (spec §3).
+    let mut fod_events = 0;
+    for e in SlippiEventIter::new(get("v3.18.0_peppi_v3.18.slp")) {
+        if let Event::FodPlatform(p) = e.unwrap() {
+            assert!(matches!(p.platform(), Some(0 | 1)));
+            assert!(p.height().unwrap().is_finite());
+            fod_events += 1;
+        }
+    }
+    assert_eq!(fod_events, 99);
+
+    // Ice Climbers: Nana's events have the follower flag (SOURCES.md).
+    let followers = SlippiEventIter::new(get("v1.0.0_peppi_ics.slp"))
+        .filter(|e| matches!(e, Ok(Event::PostFrame(p)) if p.is_follower() == Some(true)))
+        .count();
+    assert_eq!(followers, 1032 - 2 * 344);
+
+    // Multi-man: player indices 4 and 5 are data (Q6).
+    let high = SlippiEventIter::new(get("v3.9.1_slippi-js_10-Man.slp"))
+        .filter(|e| matches!(e, Ok(Event::PreFrame(p)) if p.player_index() >= Some(4)))
+        .count();
+    assert!(high > 0);
+
+    // Item owners and turnip faces (3.7.0 items file: Peach turnips).
+    let items: Vec<_> = SlippiEventIter::new(get("v3.7.0_peppi_items.slp"))
+        .filter_map(|e| match e.unwrap() {
+            Event::ItemUpdate(i) => Some(i),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(items.len(), 513);
+    assert!(
+        items
+            .iter()
+            .all(|i| i.owner().is_some() && i.instance_id().is_none())
+    );
+    // 3.16: instance ids on post-frames and items.
+    assert!(
+        SlippiEventIter::new(get("v3.16.0_peppi_v3.16.slp")).any(
+            |e| matches!(e, Ok(Event::PostFrame(p)) if p.instance_id().is_some_and(|v| v > 0))
+        )
+    );
+}
