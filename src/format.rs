@@ -7,6 +7,9 @@
 pub enum Format {
     /// A Teeworlds/DDNet datafile (`DATA` or `ATAD` magic).
     Datafile,
+    /// A DDNet teehistorian recording (the 16-byte `teehistorian@ddnet.tw`
+    /// UUID).
+    Teehistorian,
 }
 
 impl Format {
@@ -15,9 +18,16 @@ impl Format {
     /// ```
     /// assert_eq!(gamefmt::Format::detect(b"DATA\x04\0\0\0"), Some(gamefmt::Format::Datafile));
     /// assert_eq!(gamefmt::Format::detect(b"nothing"), None);
+    /// assert_eq!(
+    ///     gamefmt::Format::detect(gamefmt::teehistorian::SAMPLE),
+    ///     Some(gamefmt::Format::Teehistorian)
+    /// );
     /// ```
     #[must_use]
     pub fn detect(head: &[u8]) -> Option<Self> {
+        if head.get(..16) == Some(crate::teehistorian::uuids::TEEHISTORIAN.as_bytes()) {
+            return Some(Self::Teehistorian);
+        }
         match head.get(..4)? {
             b"DATA" | b"ATAD" => Some(Self::Datafile),
             _ => None,
@@ -29,6 +39,7 @@ impl Format {
     pub const fn name(self) -> &'static str {
         match self {
             Self::Datafile => "datafile",
+            Self::Teehistorian => "teehistorian",
         }
     }
 }

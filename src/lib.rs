@@ -4,6 +4,7 @@
 //! | module | format |
 //! |---|---|
 //! | [`datafile`] | Teeworlds/DDNet datafiles (`.map`), versions 3 and 4 |
+//! | [`teehistorian`] | DDNet teehistorian server recordings, versions 1 and 2 |
 //!
 //! Shared primitives: [`error`] (one small `Copy` error with a byte offset),
 //! [`bytes`] (a bounds-checked cursor), [`varint`] (the Teeworlds packed
@@ -42,6 +43,7 @@ pub mod bytes;
 pub mod datafile;
 pub mod error;
 mod format;
+pub mod teehistorian;
 pub mod varint;
 
 pub use error::{Error, ErrorKind, Result};
