@@ -5,6 +5,7 @@
 //! offset where decoding failed.
 
 mod datafile;
+mod teehistorian;
 
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -96,6 +97,11 @@ fn run(command: &Command, out: &mut dyn Write) -> Result<(), CliError> {
         (Format::Datafile, Command::Inspect { json, .. }) => datafile::inspect(&bytes, *json, out),
         (Format::Datafile, Command::Dump { .. }) => datafile::dump(&bytes, out),
         (Format::Datafile, Command::Validate { .. }) => datafile::validate(&bytes, out),
+        (Format::Teehistorian, Command::Inspect { json, .. }) => {
+            teehistorian::inspect(&bytes, *json, out)
+        }
+        (Format::Teehistorian, Command::Dump { .. }) => teehistorian::dump(&bytes, out),
+        (Format::Teehistorian, Command::Validate { .. }) => teehistorian::validate(&bytes, out),
         _ => Err(CliError::UnknownFormat),
     }
 }
