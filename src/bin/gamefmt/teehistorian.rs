@@ -196,14 +196,14 @@ fn record_json(r: &Record<'_>) -> Value {
             "cmd": text(cmd),
             "args": args.iter().map(text).collect::<Vec<_>>(),
         }),
-        Message::Ex(ex) => {
-            let mut e = json!({"uuid": ex.uuid.to_string(), "name": ex.name()});
-            match ex.parse() {
-                Ok(typed) => e["fields"] = ex_json(&typed),
-                Err(err) => e["error"] = json!(err.to_string()),
+        Message::Ex(ex) => match ex.parse() {
+            Ok(typed) => {
+                json!({"uuid": ex.uuid.to_string(), "name": ex.name(), "fields": ex_json(&typed)})
             }
-            e
-        }
+            Err(err) => {
+                json!({"uuid": ex.uuid.to_string(), "name": ex.name(), "error": err.to_string()})
+            }
+        },
     };
     if let (Some(v), Value::Object(fields)) = (v.as_object_mut(), fields) {
         v.extend(fields);
