@@ -2,6 +2,7 @@
 //! with the crate's writer, for benchmarks and the constant-memory check.
 #![allow(
     dead_code,
+    clippy::needless_range_loop,
     clippy::unwrap_used,
     clippy::indexing_slicing,
     clippy::arithmetic_side_effects
