@@ -285,7 +285,7 @@ impl Decoder {
             .apply(&message)
             .ok_or(Error::corrupt("tick overflows", self.offset))?;
         self.ticks = ticks;
-        if message == Message::Finish {
+        if matches!(message, Message::Finish) {
             self.state = State::Finished;
         }
         let record = Record {

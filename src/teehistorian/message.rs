@@ -554,8 +554,10 @@ impl ExMessage<'_> {
 /// Reads one packed int.
 #[inline]
 pub(crate) fn int(c: &mut Cursor<'_>) -> Result<i32> {
-    let (value, len) = varint::decode(c.rest()).map_err(|e| e.shifted(c.offset()))?;
-    c.skip(len)?;
+    let rest = c.rest();
+    let (value, len) = varint::decode(rest).map_err(|e| e.shifted(c.offset()))?;
+    // `len <= rest.len()` always, so this cannot fail; it only advances.
+    c.bytes(len)?;
     Ok(value)
 }
 
