@@ -374,3 +374,108 @@ fn prefixes_end_cleanly() {
         assert_eq!(end, expect, "{name}[..{len}]");
     }
 }
+
+/// Single-byte corruptions of a real recording end in a clean error or a
+/// clean partial result through all three ways in, never a panic or hang.
+#[test]
+fn corruptions_never_panic() {
+    let Some(files) = corpus("corruptions_never_panic") else {
+        return;
+    };
+    let (_, bytes, _) = files
+        .iter()
+        .find(|(n, _, _)| n.contains("dm1-30s"))
+        .expect("dm1 recording");
+    let mut seed: u64 = 0xDEAD_BEEF_CAFE_F00D;
+    let mut rng = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for _ in 0..300 {
+        let mut data = bytes.clone();
+        let pos = (rng() % data.len() as u64) as usize;
+        data[pos] = rng() as u8;
+        let (records, end) = slice_records(&data);
+        let mut players = PlayerState::<128>::new();
+        for r in &records {
+            let _ = players.apply(&r.message);
+            if let Message::Ex(ex) = r.message {
+                let _ = ex.parse();
+            }
+        }
+        if let Ok(iter) = TeehistorianIter::new(&data) {
+            let mut w = TeehistorianWriter::new(iter.header().json()).unwrap();
+            for r in &records {
+                let _ = w.write(r.tick, &r.message);
+            }
+        }
+        let Ok(mut reader) = Reader::with_capacity(&data[..], 2048) else {
+            assert!(end.is_err());
+            continue;
+        };
+        // The reader yields the same records as the slice iterator, up to
+        // where one of them stops.
+        let mut n = 0;
+        let mut failed = false;
+        while let Some(r) = reader.next() {
+            let Ok(r) = r else {
+                failed = true;
+                break;
+            };
+            assert_eq!(r, records[n], "corruption at {pos}");
+            n += 1;
+        }
+        if !failed && end.is_ok() {
+            assert_eq!(n, records.len(), "corruption at {pos}");
+            assert_eq!(reader.end(), end.ok(), "corruption at {pos}");
+        }
+    }
+}
+
+/// A message longer than half the `Reader` buffer is a clean
+/// `BufferTooSmall` error after the messages before it.
+#[test]
+fn reader_reports_messages_too_big_for_its_buffer() {
+    let mut w = TeehistorianWriter::new(r#"{"version":"2"}"#).unwrap();
+    w.write(0, &Message::Join { cid: 1 }).unwrap();
+    let big = vec![0x11u8; 5000];
+    w.write(0, &Message::PlayerMessage { cid: 1, data: &big })
+        .unwrap();
+    w.write(0, &Message::Finish).unwrap();
+    let bytes = w.into_bytes();
+    let mut reader = Reader::with_capacity(&bytes[..], 4096).unwrap();
+    assert_eq!(
+        reader.next().unwrap().unwrap().message,
+        Message::Join { cid: 1 }
+    );
+    match reader.next() {
+        Some(Err(gamefmt::teehistorian::ReadError::Decode(e))) => {
+            assert!(matches!(e.kind, ErrorKind::BufferTooSmall { .. }), "{e}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(reader.next().is_none());
+    // With a big enough buffer, all three messages come through.
+    let mut reader = Reader::with_capacity(&bytes[..], 16384).unwrap();
+    let mut n = 0;
+    while let Some(r) = reader.next() {
+        r.unwrap();
+        n += 1;
+    }
+    assert_eq!((n, reader.end()), (3, Some(End::Finish)));
+    // Truncated inside the big message: truncation, not BufferTooSmall.
+    let mut reader = Reader::with_capacity(&bytes[..bytes.len() - 10], 16384).unwrap();
+    reader.next().unwrap().unwrap();
+    assert!(matches!(
+        reader.next(),
+        Some(Err(gamefmt::teehistorian::ReadError::Decode(
+            gamefmt::Error {
+                kind: ErrorKind::Truncated,
+                ..
+            }
+        )))
+    ));
+    assert_eq!(reader.end(), Some(End::Truncated));
+}

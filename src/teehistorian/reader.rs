@@ -103,7 +103,10 @@ impl<R: Read> Reader<R> {
             _ => ReadError::Io(e),
         })?;
         let mut byte = [0u8; 1];
-        let mut reader = io::BufReader::new(source.by_ref().take(MAX_HEADER as u64));
+        let capacity = capacity.max(64);
+        // Reads ahead at most `capacity` bytes, which then seed the buffer.
+        let mut reader =
+            io::BufReader::with_capacity(capacity, source.by_ref().take(MAX_HEADER as u64));
         loop {
             match reader.read(&mut byte)? {
                 0 => {
@@ -130,7 +133,7 @@ impl<R: Read> Reader<R> {
             Decoded::Header { header, .. } => String::from(header.json()),
             _ => return Err(ReadError::Decode(Error::truncated(head.len()))),
         };
-        let mut buf = vec![0u8; capacity.max(64).max(ahead.len())].into_boxed_slice();
+        let mut buf = vec![0u8; capacity].into_boxed_slice();
         if let Some(dst) = buf.get_mut(..ahead.len()) {
             dst.copy_from_slice(&ahead);
         }
