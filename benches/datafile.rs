@@ -13,7 +13,7 @@
 #[path = "../tests/common/mod.rs"]
 mod common;
 
-use divan::counter::BytesCount;
+use divan::counter::{BytesCount, ItemsCount};
 use gamefmt::datafile::DatafileView;
 
 fn main() {
@@ -36,18 +36,25 @@ fn total_bytes() -> usize {
     maps().iter().map(|(_, b)| b.len()).sum()
 }
 
-/// Parse (full structural validation) of every map.
+/// Parse (full structural validation) of every map; counts items too.
 #[divan::bench]
 fn parse_only(bencher: divan::Bencher) {
-    bencher.counter(BytesCount::new(total_bytes())).bench(|| {
-        let mut items = 0usize;
-        for (_, bytes) in maps() {
-            items += DatafileView::parse(divan::black_box(bytes))
-                .unwrap()
-                .item_count();
-        }
-        items
-    });
+    let items: usize = maps()
+        .iter()
+        .map(|(_, b)| DatafileView::parse(b).unwrap().item_count())
+        .sum();
+    bencher
+        .counter(BytesCount::new(total_bytes()))
+        .counter(ItemsCount::new(items))
+        .bench(|| {
+            let mut items = 0usize;
+            for (_, bytes) in maps() {
+                items += DatafileView::parse(divan::black_box(bytes))
+                    .unwrap()
+                    .item_count();
+            }
+            items
+        });
 }
 
 /// Parse plus inflating every data item into one reused buffer.
@@ -64,6 +71,39 @@ fn parse_and_inflate_all(bencher: divan::Bencher) {
                     if let Ok(out) = map.decompress_into(i, &mut buf) {
                         inflated += out.len();
                     }
+                }
+            }
+            inflated
+        });
+}
+
+/// Baseline for the ratio: the same zlib streams inflated by calling
+/// miniz_oxide directly (no view, no validation), into the same buffer.
+#[divan::bench]
+fn baseline_bare_inflate(bencher: divan::Bencher) {
+    let streams: Vec<(&[u8], usize)> = maps()
+        .iter()
+        .flat_map(|(_, bytes)| {
+            let map = DatafileView::parse(bytes).unwrap();
+            (0..map.data_count())
+                .map(|i| (map.data_raw(i).unwrap(), map.data_size(i).unwrap()))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let mut buf = vec![0u8; 64 << 20];
+    bencher
+        .counter(BytesCount::new(total_bytes()))
+        .bench_local(|| {
+            let mut inflated = 0usize;
+            for &(raw, size) in &streams {
+                let out = &mut buf[..size];
+                if let Ok(n) = miniz_oxide::inflate::decompress_slice_iter_to_slice(
+                    out,
+                    std::iter::once(raw),
+                    true,
+                    false,
+                ) {
+                    inflated += n;
                 }
             }
             inflated

@@ -1,6 +1,6 @@
 //! Builds a small map in memory with the writer, then decodes it in place.
 //!
-//! Run with `cargo run --example quickstart --features alloc`; needs no file.
+//! Run with `cargo run --example quickstart `; needs no input file.
 
 use gamefmt::datafile::{DatafileView, DatafileWriter, UUID_AUTOMAPPER_CONFIG, WriteVersion};
 
@@ -27,7 +27,8 @@ fn main() -> Result<(), gamefmt::Error> {
             Some(uuid) => format!("uuid {uuid}"),
             None => format!("type {}", item.type_id()),
         };
-        println!("  item {kind} id {} ints {:?}", item.id(), item.data());
+        let ints: Vec<i32> = item.data().iter().map(|v| v.get()).collect();
+        println!("  item {kind} id {}: {ints:?}", item.id());
     }
     let mut buf = [0u8; 64];
     println!("  author: {:?}", map.data_str(author, &mut buf)?);

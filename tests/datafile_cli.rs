@@ -1,0 +1,104 @@
+//! The `gamefmt` command on datafiles built in the test: human summary,
+//! JSON, dump and validate, and the one-line error for invalid files.
+#![cfg(feature = "cli")]
+#![allow(
+    clippy::unwrap_used,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use gamefmt::datafile::{DatafileWriter, SAMPLE_MAP, UUID_AUTOMAPPER_CONFIG, WriteVersion};
+
+fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {
+    let path = std::env::temp_dir().join(format!("gamefmt-{}-{name}", std::process::id()));
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+fn gamefmt(args: &[&str], file: &PathBuf) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gamefmt"))
+        .args(args)
+        .arg(file)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn inspect_json_reports_the_seven_facts() {
+    let file = temp_file("sample.map", SAMPLE_MAP);
+    let out = gamefmt(&["inspect", "--json"], &file);
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        v,
+        serde_json::json!({
+            "format": "datafile", "version": 3, "item_types": 2, "items": 2, "data_items": 1,
+            // 1 (VERSION) + 1 + 0 - 1 - 1 - 1 (INFO)
+            "item_checksum": -1, "data_bytes": 8, "data_errors": 0
+        })
+    );
+    let human = gamefmt(&["inspect"], &file);
+    let text = String::from_utf8(human.stdout).unwrap();
+    assert!(text.starts_with("datafile version 3 (120 bytes)"), "{text}");
+}
+
+#[test]
+fn dump_prints_one_line_per_item_and_data_item() {
+    let mut w = DatafileWriter::new();
+    w.add_item(0, 0, &[1]).unwrap();
+    w.add_uuid_item(UUID_AUTOMAPPER_CONFIG, 3, &[1, 0, 0, -1, 0, 1])
+        .unwrap();
+    w.add_data(b"abc");
+    let file = temp_file("uuid.map", &w.finish(WriteVersion::V4).unwrap());
+    let out = gamefmt(&["dump"], &file);
+    assert!(out.status.success());
+    let lines: Vec<serde_json::Value> = out
+        .stdout
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| serde_json::from_slice(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3 + 1);
+    assert_eq!(lines[1]["type_uuid"], UUID_AUTOMAPPER_CONFIG.to_string());
+    assert_eq!(lines[1]["data"], serde_json::json!([1, 0, 0, -1, 0, 1]));
+    assert_eq!(lines[3]["declared_size"], 3);
+}
+
+#[test]
+fn invalid_files_exit_1_with_one_line() {
+    let mut bad = SAMPLE_MAP.to_vec();
+    bad.truncate(50);
+    let file = temp_file("cut.map", &bad);
+    for args in [&["inspect", "--json"][..], &["dump"], &["validate"]] {
+        let out = gamefmt(args, &file);
+        assert_eq!(out.status.code(), Some(1));
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains("at byte offset 8"), "{err}");
+    }
+    let unknown = temp_file("unknown.bin", b"nothing we know");
+    let out = gamefmt(&["inspect"], &unknown);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8(out.stderr)
+            .unwrap()
+            .contains("unrecognised file format")
+    );
+
+    // A data item whose stream is damaged: inspect counts it, validate fails.
+    let mut w = DatafileWriter::new();
+    w.add_item(0, 0, &[1]).unwrap();
+    w.add_data(&[7u8; 100]);
+    let mut bytes = w.finish(WriteVersion::V4).unwrap();
+    let n = bytes.len();
+    bytes[n - 5] ^= 0xFF; // inside the deflate stream / adler32
+    let file = temp_file("damaged.map", &bytes);
+    let out = gamefmt(&["inspect", "--json"], &file);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["data_errors"], 1);
+    assert_eq!(v["data_bytes"], 0);
+    assert_eq!(gamefmt(&["validate"], &file).status.code(), Some(1));
+}

@@ -1,0 +1,181 @@
+//! Every real map in the corpus, decoded completely and compared with facts
+//! computed by an independent reader (`maps.expected.jsonl`) and with the
+//! item/data counts noted in `SOURCES.md`.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    clippy::arithmetic_side_effects
+)]
+
+mod common;
+
+use gamefmt::ErrorKind;
+use gamefmt::datafile::{DatafileView, ITEMTYPE_EX, UUID_AUTOMAPPER_CONFIG};
+
+/// `"datafile v4, 39 items/36 data"` notes from SOURCES.md, by file name.
+fn sources_counts(corpus: &std::path::Path) -> Vec<(String, usize, usize)> {
+    let text = std::fs::read_to_string(corpus.join("teeworlds/SOURCES.md")).unwrap();
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let cols: Vec<&str> = line.split('|').map(str::trim).collect();
+        if cols.len() < 10 || !cols[1].starts_with("maps/") {
+            continue;
+        }
+        let notes = cols[9];
+        let Some(rest) = notes.strip_prefix("datafile v4, ") else {
+            continue;
+        };
+        let counts = rest.split(';').next().unwrap();
+        let (items, data) = counts.split_once(" items/").unwrap();
+        let data = data.trim_end_matches(" data");
+        out.push((
+            cols[1].trim_start_matches("maps/").to_string(),
+            items.parse().unwrap(),
+            data.parse().unwrap(),
+        ));
+    }
+    out
+}
+
+#[test]
+fn corpus_maps_match_sources_counts() {
+    let Some(corpus) = common::corpus_dir("corpus_maps_match_sources_counts") else {
+        return;
+    };
+    let counts = sources_counts(&corpus);
+    assert!(
+        counts.len() >= 50,
+        "parsed only {} SOURCES.md rows",
+        counts.len()
+    );
+    for (name, items, data) in counts {
+        let bytes = std::fs::read(corpus.join("teeworlds/maps").join(&name)).unwrap();
+        match DatafileView::parse(&bytes) {
+            Ok(view) => {
+                assert_eq!(view.version(), 4, "{name}");
+                assert_eq!(
+                    (view.item_count(), view.data_count()),
+                    (items, data),
+                    "{name}"
+                );
+            }
+            Err(e) => {
+                // The one malformed map: its header counts do not match its length.
+                assert_eq!(name, "ddnet-map-lib__tests__TestOut.map", "{name}: {e}");
+                assert_eq!(
+                    e.kind,
+                    ErrorKind::Corrupt("header sizes do not match the file length")
+                );
+                assert_eq!(e.offset, 8);
+            }
+        }
+    }
+}
+
+#[test]
+fn uuid_item_types_resolve_on_real_maps() {
+    let Some(maps) = common::corpus_files("uuid_item_types_resolve", "teeworlds/maps", ".map")
+    else {
+        return;
+    };
+    let learn = &maps
+        .iter()
+        .find(|(n, _)| n == "ddnet__data__maps__LearnToPlay.map")
+        .unwrap()
+        .1;
+    let view = DatafileView::parse(learn).unwrap();
+    let t = view.type_for_uuid(&UUID_AUTOMAPPER_CONFIG).unwrap();
+    assert_eq!(t, 0xFFFE, "DDNet hands out extended types from 0xFFFE down");
+    assert_eq!(view.type_uuid(t), Some(UUID_AUTOMAPPER_CONFIG));
+    let configs: Vec<_> = view.items_of_uuid(&UUID_AUTOMAPPER_CONFIG).collect();
+    assert!(!configs.is_empty());
+    // 6 ints: version, group, layer, config, seed, flags.
+    assert!(configs.iter().all(|i| i.data().len() == 6));
+
+    // Tsunami (0.7) carries two identical 0xFFFF items: tolerated.
+    let tsunami = &maps
+        .iter()
+        .find(|(n, _)| n == "ddnet__data__maps7__Tsunami.map")
+        .unwrap()
+        .1;
+    let view = DatafileView::parse(tsunami).unwrap();
+    let ex: Vec<_> = view.items_of_type(ITEMTYPE_EX).collect();
+    assert_eq!(ex.len(), 2);
+    assert_eq!(ex[0].id(), ex[1].id());
+    assert_eq!(ex[0].data(), ex[1].data());
+    assert_eq!(view.type_uuid(ex[0].id()), Some(UUID_AUTOMAPPER_CONFIG));
+}
+
+#[test]
+fn old_v4_size_quirk_is_accepted() {
+    let Some(maps) = common::corpus_files("old_v4_size_quirk", "teeworlds/maps", ".map") else {
+        return;
+    };
+    let dm7 = &maps
+        .iter()
+        .find(|(n, _)| n == "ddnet__data__maps__dm7.map")
+        .unwrap()
+        .1;
+    let num_data = i32::from_le_bytes(dm7[24..28].try_into().unwrap());
+    let size = i32::from_le_bytes(dm7[8..12].try_into().unwrap());
+    // The header's size field really is short by the data size table.
+    assert_eq!(size + 16 + 4 * num_data, dm7.len() as i32);
+    assert!(DatafileView::parse(dm7).is_ok());
+    // ... but not by anything else.
+    let mut broken = dm7.clone();
+    broken[8..12].copy_from_slice(&(size + 1).to_le_bytes());
+    assert!(DatafileView::parse(&broken).is_err());
+}
+
+/// The seven facts `gamefmt inspect --json` prints, for every map, against
+/// the independent reader's `maps.expected.jsonl`.
+#[cfg(feature = "cli")]
+#[test]
+fn cli_inspect_json_matches_expected_facts() {
+    use std::process::Command;
+    let Some(corpus) = common::corpus_dir("cli_inspect_json_matches_expected_facts") else {
+        return;
+    };
+    let expected = std::fs::read_to_string(corpus.join("teeworlds/maps.expected.jsonl")).unwrap();
+    let mut checked = 0;
+    for line in expected.lines() {
+        let want: serde_json::Value = serde_json::from_str(line).unwrap();
+        let file = corpus
+            .join("teeworlds/maps")
+            .join(want["file"].as_str().unwrap());
+        let out = Command::new(env!("CARGO_BIN_EXE_gamefmt"))
+            .args(["inspect", "--json"])
+            .arg(&file)
+            .output()
+            .unwrap();
+        if want.get("error").is_some() {
+            assert_eq!(out.status.code(), Some(1), "{}", file.display());
+            let stderr = String::from_utf8(out.stderr).unwrap();
+            assert_eq!(stderr.lines().count(), 1, "{stderr}");
+            assert!(
+                stderr.contains("do not match the file length at byte offset 8"),
+                "{stderr}"
+            );
+            assert!(out.stdout.is_empty());
+            continue;
+        }
+        assert!(
+            out.status.success(),
+            "{}: {}",
+            file.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(stdout.lines().count(), 1, "exactly one line");
+        let got: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        for (key, value) in want.as_object().unwrap() {
+            if key != "file" {
+                assert_eq!(&got[key], value, "{} key {key}", file.display());
+            }
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 51);
+}
