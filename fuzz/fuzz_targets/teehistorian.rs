@@ -17,7 +17,9 @@ fn decode_all(bytes: &[u8]) -> Option<(Vec<Record<'_>>, Option<End>)> {
 }
 
 fuzz_target!(|bytes: &[u8]| {
-    let Some((records, end)) = decode_all(bytes) else { return };
+    let Some((records, end)) = decode_all(bytes) else {
+        return;
+    };
     let mut players = PlayerState::<128>::new();
     for r in &records {
         let _ = players.apply(&r.message);
