@@ -70,30 +70,21 @@ impl<'a> TeehistorianIter<'a> {
 
     /// The next message: `Ok(None)` at the end, like [`Iterator::next`]
     /// transposed.
-    #[inline]
     pub fn next_record(&mut self) -> Result<Option<Record<'a>>> {
-        if self.end.is_some() || self.failed {
-            return Ok(None);
+        self.next().transpose()
+    }
+
+    /// Ends iteration after `error`, or at the end of the input with
+    /// `unconsumed` bytes left; returns the error to yield, if any.
+    #[cold]
+    fn stop(&mut self, error: Option<Error>, unconsumed: usize) -> Option<Error> {
+        if let Some(e) = error {
+            self.failed = true;
+            return Some(e);
         }
-        let rest = self.data.get(self.pos..).unwrap_or_default();
-        match self.decoder.decode(rest) {
-            Ok(Decoded::Record { record, consumed }) => {
-                self.pos = self.pos.saturating_add(consumed);
-                Ok(Some(record))
-            }
-            Ok(Decoded::NeedMore | Decoded::Finished | Decoded::Header { .. }) => {
-                let end = self.decoder.end(rest.len());
-                self.end = Some(end);
-                if end == End::Truncated {
-                    return Err(Error::truncated(self.pos));
-                }
-                Ok(None)
-            }
-            Err(e) => {
-                self.failed = true;
-                Err(e)
-            }
-        }
+        let end = self.decoder.end(unconsumed);
+        self.end = Some(end);
+        (end == End::Truncated).then(|| Error::truncated(self.pos))
     }
 }
 
@@ -102,7 +93,17 @@ impl<'a> Iterator for TeehistorianIter<'a> {
 
     #[inline]
     fn next(&mut self) -> Option<Self::Item> {
-        self.next_record().transpose()
+        if self.end.is_some() || self.failed {
+            return None;
+        }
+        let rest = self.data.get(self.pos..).unwrap_or_default();
+        match self.decoder.decode(rest) {
+            Ok(Decoded::Record { record, consumed }) => {
+                self.pos = self.pos.saturating_add(consumed);
+                Some(Ok(record))
+            }
+            other => self.stop(other.err(), rest.len()).map(Err),
+        }
     }
 }
 
