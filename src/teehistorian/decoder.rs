@@ -146,7 +146,11 @@ enum State {
 /// The caller owns the buffer: after a header or record, drop `consumed`
 /// bytes from the front and call again; after `NeedMore`, append bytes and
 /// call again with everything not yet consumed. The decoder only keeps
-/// the tick state and the position, so its memory use is constant.
+/// the tick state and the position, so its memory use is constant; the
+/// caller's buffer must hold the largest single item, which for DDNet's
+/// files is the header (magic, JSON and NUL: about 4 KiB) or a big EX save
+/// payload (up to 64 KiB). Bytes after FINISH are not read (DDNet writes
+/// none).
 ///
 /// ```
 /// use gamefmt::teehistorian::{Decoded, Decoder, End, Message};

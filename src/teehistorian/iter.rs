@@ -15,7 +15,7 @@ use crate::error::{Error, Result};
 /// the last item is an [`ErrorKind::Truncated`](crate::ErrorKind::Truncated)
 /// error at the offset where that message starts. Once it has returned
 /// `None`, [`TeehistorianIter::end`] tells which of the three endings it
-/// was.
+/// was. Bytes after FINISH are not read (DDNet writes none).
 #[derive(Clone, Debug)]
 pub struct TeehistorianIter<'a> {
     data: &'a [u8],
