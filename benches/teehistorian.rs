@@ -72,7 +72,7 @@ fn walk(bytes: &[u8], players: bool) -> (usize, i32) {
         if players {
             let _ = state.apply(&r.message);
         }
-        ticks = ticks.wrapping_add(r.tick);
+        ticks = ticks.wrapping_add(divan::black_box(r).tick);
         n += 1;
     }
     (n, ticks)
@@ -118,7 +118,7 @@ fn generated_push_decoder(bencher: divan::Bencher) {
         .counter(ItemsCount::new(messages(bytes)))
         .bench_local(|| {
             let mut buf = vec![0u8; 256 << 10];
-            let (mut filled, mut fed, mut n) = (0usize, 0usize, 0usize);
+            let (mut filled, mut fed, mut n, mut ticks) = (0usize, 0usize, 0usize, 0i32);
             let mut decoder = Decoder::new();
             while fed < bytes.len() || filled > 0 {
                 let take = (bytes.len() - fed).min(64 << 10).min(buf.len() - filled);
@@ -126,11 +126,17 @@ fn generated_push_decoder(bencher: divan::Bencher) {
                 filled += take;
                 fed += take;
                 let mut used = 0;
-                while let Ok(Decoded::Header { consumed, .. } | Decoded::Record { consumed, .. }) =
-                    decoder.decode(&buf[used..filled])
-                {
-                    used += consumed;
-                    n += 1;
+                loop {
+                    match decoder.decode(&buf[used..filled]).unwrap() {
+                        Decoded::Header { consumed, .. } => used += consumed,
+                        Decoded::Record { record, consumed } => {
+                            // Use the record, as the iterator benches do.
+                            ticks = ticks.wrapping_add(divan::black_box(record).tick);
+                            used += consumed;
+                            n += 1;
+                        }
+                        Decoded::NeedMore | Decoded::Finished => break,
+                    }
                 }
                 buf.copy_within(used..filled, 0);
                 filled -= used;
@@ -138,7 +144,7 @@ fn generated_push_decoder(bencher: divan::Bencher) {
                     break;
                 }
             }
-            n
+            (n, ticks)
         });
 }
 
@@ -152,10 +158,11 @@ fn generated_reader(bencher: divan::Bencher) {
         .bench(|| {
             let mut reader = Reader::new(divan::black_box(bytes)).unwrap();
             let mut n = 0usize;
+            let mut ticks = 0i32;
             while let Some(r) = reader.next() {
-                r.unwrap();
+                ticks = ticks.wrapping_add(divan::black_box(r.unwrap()).tick);
                 n += 1;
             }
-            n
+            (n, ticks)
         });
 }

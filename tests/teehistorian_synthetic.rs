@@ -453,6 +453,20 @@ fn invalid_input_is_a_clean_error_and_fuses() {
     assert!(iter.next().is_none());
     assert_eq!(iter.end(), None);
 
+    // The push decoder is fused too: the same error again, whatever follows.
+    let mut decoder = gamefmt::teehistorian::Decoder::new();
+    let at = body_start() + 2;
+    assert!(matches!(
+        decoder.decode(&bytes),
+        Ok(gamefmt::teehistorian::Decoded::Header { .. })
+    ));
+    let body = &bytes[body_start()..];
+    assert!(decoder.decode(body).is_ok());
+    let first = decoder.decode(&body[2..]).unwrap_err();
+    assert_eq!(first.offset, at);
+    assert_eq!(decoder.decode(&[0x47, 0x01]), Err(first));
+    assert_eq!(decoder.end(0), End::Truncated);
+
     // Negative sizes.
     for body in [&[0x46, 0x00, 0x41][..], &[0x49, 0x40, 0x00, 0x00, 0x41]] {
         let bytes = file(body);

@@ -138,6 +138,8 @@ enum State {
     Header,
     Messages,
     Finished,
+    /// Fused after an error: every later call returns it again.
+    Failed(Error),
 }
 
 /// The push decoder: feed it the bytes you have, get back one header or
@@ -217,7 +219,8 @@ impl Decoder {
     }
 
     /// How the stream ended, if the input ends now with `unconsumed` bytes
-    /// left over that did not form a whole message.
+    /// left over that did not form a whole message. (After a decoding
+    /// error the answer is [`End::Truncated`]: the stream is unusable.)
     #[must_use]
     pub fn end(&self, unconsumed: usize) -> End {
         match self.state {
@@ -230,15 +233,20 @@ impl Decoder {
     /// Decodes the next header or message from the start of `input`.
     ///
     /// Errors (bad magic, bad header, unknown message id, negative sizes,
-    /// tick overflow) carry file offsets. After an error the decoder must
-    /// not be fed the same stream again.
+    /// tick overflow) carry file offsets. The decoder is fused after an
+    /// error: every later call returns the same error.
     #[inline]
     pub fn decode<'a>(&mut self, input: &'a [u8]) -> Result<Decoded<'a>> {
-        match self.state {
+        let result = match self.state {
             State::Header => self.decode_header(input),
             State::Messages => self.decode_message(input),
             State::Finished => Ok(Decoded::Finished),
+            State::Failed(e) => Err(e),
+        };
+        if let Err(e) = result {
+            self.state = State::Failed(e);
         }
+        result
     }
 
     fn decode_header<'a>(&mut self, input: &'a [u8]) -> Result<Decoded<'a>> {
@@ -277,7 +285,7 @@ impl Decoder {
     #[inline]
     fn decode_message<'a>(&mut self, input: &'a [u8]) -> Result<Decoded<'a>> {
         let mut c = Cursor::with_base(input, self.offset);
-        let message = match int(&mut c).and_then(|id| read_body(id, &mut c)) {
+        let message = match int(&mut c).and_then(|id| read_body(id, &mut c, self.offset)) {
             Ok(m) => m,
             Err(e) if matches!(e.kind, ErrorKind::Truncated | ErrorKind::InvalidVarint) => {
                 return Ok(Decoded::NeedMore);

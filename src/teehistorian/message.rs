@@ -572,13 +572,14 @@ fn len(c: &mut Cursor<'_>, what: &'static str) -> Result<usize> {
     usize::try_from(int(c)?).map_err(|_| Error::corrupt(what, at))
 }
 
-/// Decodes one message (everything after its id) with id `id`.
+/// Decodes one message (everything after its id) with id `id`; the
+/// message starts at file offset `start`.
 ///
 /// Running out of input gives [`ErrorKind::Truncated`](crate::ErrorKind::Truncated)
 /// or [`ErrorKind::InvalidVarint`](crate::ErrorKind::InvalidVarint); the
 /// decoder turns those into "need more".
 #[inline]
-pub(crate) fn read_body<'a>(id: i32, c: &mut Cursor<'a>) -> Result<Message<'a>> {
+pub(crate) fn read_body<'a>(id: i32, c: &mut Cursor<'a>, start: usize) -> Result<Message<'a>> {
     Ok(match id {
         0.. => Message::PlayerDiff {
             cid: id,
@@ -651,7 +652,7 @@ pub(crate) fn read_body<'a>(id: i32, c: &mut Cursor<'a>) -> Result<Message<'a>> 
                 data: c.bytes(size)?,
             })
         }
-        _ => return Err(Error::corrupt("unknown message id", c.offset())),
+        _ => return Err(Error::corrupt("unknown message id", start)),
     })
 }
 
