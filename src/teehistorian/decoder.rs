@@ -235,7 +235,7 @@ impl Decoder {
     /// Errors (bad magic, bad header, unknown message id, negative sizes,
     /// tick overflow) carry file offsets. The decoder is fused after an
     /// error: every later call returns the same error.
-    #[inline]
+    #[inline(always)]
     pub fn decode<'a>(&mut self, input: &'a [u8]) -> Result<Decoded<'a>> {
         let result = match self.state {
             State::Header => self.decode_header(input),

@@ -91,7 +91,7 @@ impl<'a> TeehistorianIter<'a> {
 impl<'a> Iterator for TeehistorianIter<'a> {
     type Item = Result<Record<'a>>;
 
-    #[inline]
+    #[inline(always)]
     fn next(&mut self) -> Option<Self::Item> {
         if self.end.is_some() || self.failed {
             return None;
