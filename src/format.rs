@@ -11,6 +11,9 @@ pub enum Format {
     Demo,
     /// A Slippi `.slp` replay (the UBJSON `{U\x03raw[$U#l` header).
     Slippi,
+    /// A DDNet teehistorian recording (the 16-byte `teehistorian@ddnet.tw`
+    /// UUID).
+    Teehistorian,
 }
 
 impl Format {
@@ -21,6 +24,10 @@ impl Format {
     /// assert_eq!(gamefmt::Format::detect(b"TWDEMO\0\x06"), Some(gamefmt::Format::Demo));
     /// assert_eq!(gamefmt::Format::detect(b"{U\x03raw[$U#l\0\0\0\0"), Some(gamefmt::Format::Slippi));
     /// assert_eq!(gamefmt::Format::detect(b"nothing"), None);
+    /// assert_eq!(
+    ///     gamefmt::Format::detect(gamefmt::teehistorian::SAMPLE),
+    ///     Some(gamefmt::Format::Teehistorian)
+    /// );
     /// ```
     #[must_use]
     pub fn detect(head: &[u8]) -> Option<Self> {
@@ -29,6 +36,9 @@ impl Format {
         }
         if head.starts_with(crate::slippi::SIGNATURE) {
             return Some(Self::Slippi);
+        }
+        if head.get(..16) == Some(crate::teehistorian::uuids::TEEHISTORIAN.as_bytes()) {
+            return Some(Self::Teehistorian);
         }
         match head.get(..4)? {
             b"DATA" | b"ATAD" => Some(Self::Datafile),
@@ -43,6 +53,7 @@ impl Format {
             Self::Datafile => "datafile",
             Self::Demo => "demo",
             Self::Slippi => "slippi",
+            Self::Teehistorian => "teehistorian",
         }
     }
 }

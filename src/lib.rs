@@ -8,6 +8,7 @@
 //! | [`snapshot`] | Teeworlds/DDNet snapshots and snapshot deltas |
 //! | [`demo`] | Teeworlds/DDNet demo files (`.demo`), versions 3 to 6 |
 //! | [`slippi`] | Slippi `.slp` replays (Super Smash Bros. Melee), spec 0.1.0–3.18.0 |
+//! | [`teehistorian`] | DDNet teehistorian server recordings, versions 1 and 2 |
 //!
 //! Shared primitives: [`error`] (one small `Copy` error with a byte offset),
 //! [`bytes`] (a bounds-checked cursor), [`varint`] (the Teeworlds packed
@@ -51,6 +52,7 @@ pub mod huffman;
 pub mod map;
 pub mod slippi;
 pub mod snapshot;
+pub mod teehistorian;
 pub mod varint;
 
 pub use error::{Error, ErrorKind, Result};

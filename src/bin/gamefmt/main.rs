@@ -8,6 +8,7 @@ mod datafile;
 mod demo;
 mod map;
 mod slippi;
+mod teehistorian;
 
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -110,6 +111,11 @@ fn run(command: &Command, out: &mut dyn Write) -> Result<(), CliError> {
         (Format::Slippi, Command::Inspect { json, .. }) => slippi::inspect(&bytes, *json, out),
         (Format::Slippi, Command::Dump { .. }) => slippi::dump(&bytes, out),
         (Format::Slippi, Command::Validate { .. }) => slippi::validate(&bytes, out),
+        (Format::Teehistorian, Command::Inspect { json, .. }) => {
+            teehistorian::inspect(&bytes, *json, out)
+        }
+        (Format::Teehistorian, Command::Dump { .. }) => teehistorian::dump(&bytes, out),
+        (Format::Teehistorian, Command::Validate { .. }) => teehistorian::validate(&bytes, out),
         _ => Err(CliError::UnknownFormat),
     }
 }

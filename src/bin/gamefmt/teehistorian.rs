@@ -1,0 +1,264 @@
+//! `gamefmt` on DDNet teehistorian recordings.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+
+use gamefmt::teehistorian::{
+    End, Ex, ExMessage, Header, Message, PlayerState, Record, TeehistorianIter,
+};
+use serde_json::{Value, json};
+
+use crate::{CliError, json_line};
+
+/// The facts `inspect` reports about a recording.
+struct Facts {
+    messages: u64,
+    counts: BTreeMap<&'static str, u64>,
+    ex_counts: BTreeMap<String, u64>,
+    last_tick: i32,
+    end: End,
+}
+
+/// The key of an EX message in `ex_counts`: its UUID name, or "unknown".
+fn ex_key(ex: &Ex<'_>) -> String {
+    ex.name().unwrap_or("unknown").to_owned()
+}
+
+/// Walks every message; a decoding error other than truncation fails.
+fn facts(bytes: &[u8]) -> Result<(Header<'_>, Facts), CliError> {
+    let mut iter = TeehistorianIter::new(bytes)?;
+    let header = *iter.header();
+    let mut f = Facts {
+        messages: 0,
+        counts: BTreeMap::new(),
+        ex_counts: BTreeMap::new(),
+        last_tick: 0,
+        end: End::Truncated,
+    };
+    for record in iter.by_ref() {
+        let record = match record {
+            Ok(r) => r,
+            Err(e) if e.kind == gamefmt::ErrorKind::Truncated => break,
+            Err(e) => return Err(e.into()),
+        };
+        f.messages = f.messages.saturating_add(1);
+        let count = f.counts.entry(record.message.kind().name()).or_default();
+        *count = count.saturating_add(1);
+        if let Message::Ex(ex) = record.message {
+            let count = f.ex_counts.entry(ex_key(&ex)).or_default();
+            *count = count.saturating_add(1);
+        }
+        f.last_tick = record.tick;
+    }
+    f.end = iter.end().unwrap_or(End::Truncated);
+    Ok((header, f))
+}
+
+/// `gamefmt inspect` for a teehistorian recording.
+pub fn inspect(bytes: &[u8], as_json: bool, out: &mut dyn Write) -> Result<(), CliError> {
+    let (header, f) = facts(bytes)?;
+    let version_minor = header.version_minor_str().map(|v| v.to_string());
+    let game_uuid = header.game_uuid().map(|u| u.to_string());
+    let map_name = header.map_name().map(|v| v.to_string());
+    if as_json {
+        json_line(
+            out,
+            &json!({
+                "format": "teehistorian",
+                "version": header.version(),
+                "version_minor": version_minor,
+                "game_uuid": game_uuid,
+                "map_name": map_name,
+                "messages": f.messages,
+                "counts": f.counts,
+                "ex_counts": f.ex_counts,
+                "last_tick": f.last_tick,
+                "end": f.end.name(),
+            }),
+        )?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "teehistorian version {}.{} ({} bytes)",
+        header.version(),
+        version_minor.as_deref().unwrap_or("-"),
+        bytes.len()
+    )?;
+    writeln!(out, "  game:     {}", game_uuid.as_deref().unwrap_or("-"))?;
+    writeln!(out, "  map:      {}", map_name.as_deref().unwrap_or("-"))?;
+    if let Some(v) = header.server_version() {
+        writeln!(out, "  server:   {v}")?;
+    }
+    if let Some(v) = header.start_time() {
+        writeln!(out, "  started:  {v}")?;
+    }
+    writeln!(
+        out,
+        "  messages: {} up to tick {} (end: {})",
+        f.messages,
+        f.last_tick,
+        f.end.name()
+    )?;
+    for (kind, n) in &f.counts {
+        writeln!(out, "    {kind:<16} {n}")?;
+    }
+    for (name, n) in &f.ex_counts {
+        writeln!(out, "    EX {name:<40} {n}")?;
+    }
+    Ok(())
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The fields of a typed EX message, as JSON.
+fn ex_json(ex: &ExMessage<'_>) -> Value {
+    match *ex {
+        ExMessage::Test => json!({}),
+        ExMessage::DdnetVersionOld { cid, version } => json!({"cid": cid, "version": version}),
+        ExMessage::DdnetVersion {
+            cid,
+            connection_id,
+            version,
+            version_str,
+        } => json!({
+            "cid": cid,
+            "connection_id": connection_id.to_string(),
+            "version": version,
+            "version_str": text(version_str),
+        }),
+        ExMessage::AuthInit {
+            cid,
+            level,
+            auth_name,
+        }
+        | ExMessage::AuthLogin {
+            cid,
+            level,
+            auth_name,
+        } => json!({"cid": cid, "level": level, "auth_name": text(auth_name)}),
+        ExMessage::AuthLogout { cid }
+        | ExMessage::JoinVer6 { cid }
+        | ExMessage::JoinVer7 { cid }
+        | ExMessage::PlayerReady { cid }
+        | ExMessage::PlayerRejoin { cid } => json!({"cid": cid}),
+        ExMessage::PlayerSwitch { cid1, cid2 } => json!({"cid1": cid1, "cid2": cid2}),
+        ExMessage::SaveSuccess {
+            team,
+            save_id,
+            save,
+        }
+        | ExMessage::LoadSuccess {
+            team,
+            save_id,
+            save,
+        } => json!({"team": team, "save_id": save_id.to_string(), "save": text(save)}),
+        ExMessage::SaveFailure { team } | ExMessage::LoadFailure { team } => json!({"team": team}),
+        ExMessage::PlayerTeam { cid, team } => json!({"cid": cid, "team": team}),
+        ExMessage::TeamPractice { team, practice } => json!({"team": team, "practice": practice}),
+        ExMessage::PlayerName { cid, name } => json!({"cid": cid, "name": text(name)}),
+        ExMessage::PlayerFinish { cid, time } => json!({"cid": cid, "time": time}),
+        ExMessage::TeamFinish { team, time } => json!({"team": team, "time": time}),
+        ExMessage::Antibot { data } | ExMessage::Unknown { data, .. } => {
+            json!({"size": data.len()})
+        }
+        _ => json!({}),
+    }
+}
+
+/// One message as a JSON object.
+fn record_json(r: &Record<'_>) -> Value {
+    let mut v = json!({
+        "tick": r.tick,
+        "offset": r.offset,
+        "kind": r.message.kind().name(),
+    });
+    let fields = match r.message {
+        Message::PlayerDiff { cid, dx, dy } => json!({"cid": cid, "dx": dx, "dy": dy}),
+        Message::Finish => json!({}),
+        Message::TickSkip { dt } => json!({"dt": dt}),
+        Message::PlayerNew { cid, x, y } => json!({"cid": cid, "x": x, "y": y}),
+        Message::PlayerOld { cid } | Message::Join { cid } => json!({"cid": cid}),
+        Message::InputDiff { cid, diff } => json!({"cid": cid, "diff": diff}),
+        Message::InputNew { cid, input } => json!({"cid": cid, "input": input}),
+        Message::PlayerMessage { cid, data } => json!({"cid": cid, "data": data}),
+        Message::Drop { cid, reason } => json!({"cid": cid, "reason": text(reason)}),
+        Message::ConsoleCommand {
+            cid,
+            flags,
+            cmd,
+            args,
+        } => json!({
+            "cid": cid,
+            "flags": flags,
+            "cmd": text(cmd),
+            "args": args.iter().map(text).collect::<Vec<_>>(),
+        }),
+        Message::Ex(ex) => match ex.parse() {
+            Ok(typed) => {
+                json!({"uuid": ex.uuid.to_string(), "name": ex.name(), "fields": ex_json(&typed)})
+            }
+            Err(err) => {
+                json!({"uuid": ex.uuid.to_string(), "name": ex.name(), "error": err.to_string()})
+            }
+        },
+    };
+    if let (Some(v), Value::Object(fields)) = (v.as_object_mut(), fields) {
+        v.extend(fields);
+    }
+    v
+}
+
+/// `gamefmt dump` for a teehistorian recording: the header, then one JSON
+/// line per message with its tick.
+pub fn dump(bytes: &[u8], out: &mut dyn Write) -> Result<(), CliError> {
+    let mut iter = TeehistorianIter::new(bytes)?;
+    let header: Value =
+        serde_json::from_str(iter.header().json()).unwrap_or_else(|_| json!(iter.header().json()));
+    json_line(out, &json!({ "header": header }))?;
+    for record in iter.by_ref() {
+        json_line(out, &record_json(&record?))?;
+    }
+    if let Some(end) = iter.end() {
+        json_line(out, &json!({ "end": end.name() }))?;
+    }
+    Ok(())
+}
+
+/// `gamefmt validate` for a teehistorian recording: every message, every
+/// known EX payload and the player state must be consistent; the file may
+/// end without FINISH (a crashed server) but not inside a message.
+pub fn validate(bytes: &[u8], out: &mut dyn Write) -> Result<(), CliError> {
+    let mut iter = TeehistorianIter::new(bytes)?;
+    let mut players = PlayerState::<{ gamefmt::teehistorian::MAX_CLIENTS }>::new();
+    let mut messages = 0u64;
+    for record in iter.by_ref() {
+        let record = record?;
+        messages = messages.saturating_add(1);
+        players.apply(&record.message).map_err(|e| {
+            CliError::Invalid(format!(
+                "message at byte offset {} (tick {}): {}",
+                record.offset, record.tick, e.kind
+            ))
+        })?;
+        if let Message::Ex(ex) = record.message {
+            ex.parse().map_err(|e| {
+                CliError::Invalid(format!(
+                    "EX payload of the message at byte offset {}: {} at payload byte {}",
+                    record.offset, e.kind, e.offset
+                ))
+            })?;
+        }
+    }
+    let end = iter.end().unwrap_or(End::Truncated);
+    writeln!(
+        out,
+        "ok: teehistorian version {}, {messages} messages up to tick {}, end: {}",
+        iter.header().version(),
+        iter.tick(),
+        end.name()
+    )?;
+    Ok(())
+}

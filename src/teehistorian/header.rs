@@ -1,0 +1,545 @@
+//! The teehistorian header: a JSON object after the magic UUID.
+//!
+//! The JSON text is kept as borrowed `&str`; key lookup goes through
+//! `serde-json-core` (no_std, no allocation). String values are exposed as
+//! [`JsonStr`], the raw (still escaped) text between the quotes, which
+//! unescapes on [`Display`](core::fmt::Display) or into a caller buffer.
+
+use core::fmt;
+
+use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, Visitor};
+use serde_json_core::str::{EscapedStr, EscapedStringFragment};
+use uuid::Uuid;
+
+use crate::error::{Error, ErrorKind, Result};
+
+/// Deepest nesting of arrays and objects accepted in a header (DDNet writes
+/// depth 2); deeper input is rejected before parsing so that the recursive
+/// JSON parser cannot exhaust the stack.
+const MAX_DEPTH: usize = 16;
+
+/// A JSON string value as written in the header: the text between the
+/// quotes, escapes not yet resolved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct JsonStr<'a>(&'a str);
+
+impl<'a> JsonStr<'a> {
+    /// The raw text between the quotes, with JSON escapes left in.
+    #[must_use]
+    pub const fn raw(&self) -> &'a str {
+        self.0
+    }
+
+    /// The text if it contains no escapes (true of every value DDNet writes
+    /// except names and commands with quotes, backslashes or control
+    /// characters).
+    #[must_use]
+    pub fn as_plain(&self) -> Option<&'a str> {
+        (!self.0.contains('\\')).then_some(self.0)
+    }
+
+    /// Unescapes the value into `buf` and returns it. Fails with
+    /// [`ErrorKind::BufferTooSmall`] (`needed` = the unescaped length) or
+    /// [`ErrorKind::InvalidString`] for a bad escape.
+    pub fn unescape_into<'b>(&self, buf: &'b mut [u8]) -> Result<&'b str> {
+        let mut len = 0usize;
+        let mut needed = 0usize;
+        for fragment in EscapedStr(self.0).fragments() {
+            let mut tmp = [0u8; 4];
+            let piece: &str = match fragment {
+                Ok(EscapedStringFragment::NotEscaped(s)) => s,
+                Ok(EscapedStringFragment::Escaped(c)) => c.encode_utf8(&mut tmp),
+                Err(_) => return Err(Error::new(ErrorKind::InvalidString, 0)),
+            };
+            needed = needed.saturating_add(piece.len());
+            let end = len.saturating_add(piece.len());
+            if let Some(dst) = buf.get_mut(len..end) {
+                dst.copy_from_slice(piece.as_bytes());
+                len = end;
+            }
+        }
+        if needed != len {
+            return Err(Error::new(ErrorKind::BufferTooSmall { needed }, 0));
+        }
+        let out = buf.get(..len).unwrap_or_default();
+        core::str::from_utf8(out).map_err(|_| Error::new(ErrorKind::InvalidString, 0))
+    }
+}
+
+impl fmt::Display for JsonStr<'_> {
+    /// Writes the unescaped text (a bad escape is written as is).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for fragment in EscapedStr(self.0).fragments() {
+            match fragment {
+                Ok(EscapedStringFragment::NotEscaped(s)) => f.write_str(s)?,
+                Ok(EscapedStringFragment::Escaped(c)) => fmt::Write::write_char(f, c)?,
+                Err(_) => return f.write_str(self.0),
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The scalar header fields DDNet writes (teeworlds.md §2.2), each the raw
+/// string value when present.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Fields<'a> {
+    comment: Option<JsonStr<'a>>,
+    version: Option<JsonStr<'a>>,
+    version_minor: Option<JsonStr<'a>>,
+    game_uuid: Option<JsonStr<'a>>,
+    prev_game_uuid: Option<JsonStr<'a>>,
+    server_version: Option<JsonStr<'a>>,
+    start_time: Option<JsonStr<'a>>,
+    server_name: Option<JsonStr<'a>>,
+    server_port: Option<JsonStr<'a>>,
+    game_type: Option<JsonStr<'a>>,
+    map_name: Option<JsonStr<'a>>,
+    map_size: Option<JsonStr<'a>>,
+    map_sha256: Option<JsonStr<'a>>,
+    map_crc: Option<JsonStr<'a>>,
+    prng_description: Option<JsonStr<'a>>,
+}
+
+impl<'a> Fields<'a> {
+    fn slot(&mut self, key: &str) -> Option<&mut Option<JsonStr<'a>>> {
+        Some(match key {
+            "comment" => &mut self.comment,
+            "version" => &mut self.version,
+            "version_minor" => &mut self.version_minor,
+            "game_uuid" => &mut self.game_uuid,
+            "prev_game_uuid" => &mut self.prev_game_uuid,
+            "server_version" => &mut self.server_version,
+            "start_time" => &mut self.start_time,
+            "server_name" => &mut self.server_name,
+            "server_port" => &mut self.server_port,
+            "game_type" => &mut self.game_type,
+            "map_name" => &mut self.map_name,
+            "map_size" => &mut self.map_size,
+            "map_sha256" => &mut self.map_sha256,
+            "map_crc" => &mut self.map_crc,
+            "prng_description" => &mut self.prng_description,
+            _ => return None,
+        })
+    }
+}
+
+/// The parsed header of a teehistorian file.
+///
+/// Holds the JSON text and the known scalar fields; `config` and `tuning`
+/// are walked on demand with [`Header::for_each_config`] /
+/// [`Header::for_each_tuning`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Header<'a> {
+    json: &'a str,
+    version: u32,
+    fields: Fields<'a>,
+}
+
+impl<'a> Header<'a> {
+    /// Parses the header JSON text (without the magic UUID and the NUL).
+    ///
+    /// Fails with [`ErrorKind::Corrupt`] if it is not one JSON object with a
+    /// string `version`, and with [`ErrorKind::UnsupportedVersion`] unless
+    /// that version is 1 or 2. Offsets are relative to `json`.
+    pub fn parse(json: &'a str) -> Result<Self> {
+        check_depth(json)?;
+        let mut fields = Fields::default();
+        parse_json(json, TopLevel(&mut fields))?;
+        let version = fields
+            .version
+            .ok_or(Error::corrupt("header has no version", 0))?;
+        let version: u32 = version
+            .raw()
+            .parse()
+            .map_err(|_| Error::corrupt("header version is not a number", 0))?;
+        if !(1..=2).contains(&version) {
+            return Err(Error::new(
+                ErrorKind::UnsupportedVersion(i64::from(version)),
+                0,
+            ));
+        }
+        Ok(Self {
+            json,
+            version,
+            fields,
+        })
+    }
+
+    /// The whole JSON text, exactly as in the file.
+    #[must_use]
+    pub const fn json(&self) -> &'a str {
+        self.json
+    }
+
+    /// The format version: 1 or 2 (only version 2 has EX messages).
+    #[must_use]
+    pub const fn version(&self) -> u32 {
+        self.version
+    }
+
+    /// `version_minor` as a number, if present (absent in files before
+    /// 2021-08).
+    #[must_use]
+    pub fn version_minor(&self) -> Option<u32> {
+        self.fields.version_minor?.raw().parse().ok()
+    }
+
+    /// `version_minor` as written.
+    #[must_use]
+    pub const fn version_minor_str(&self) -> Option<JsonStr<'a>> {
+        self.fields.version_minor
+    }
+
+    /// `game_uuid`: the random id of this game.
+    #[must_use]
+    pub fn game_uuid(&self) -> Option<Uuid> {
+        Uuid::try_parse(self.fields.game_uuid?.raw()).ok()
+    }
+
+    /// `prev_game_uuid`: the previous game on the same server process;
+    /// `None` when absent or `null`.
+    #[must_use]
+    pub fn prev_game_uuid(&self) -> Option<Uuid> {
+        Uuid::try_parse(self.fields.prev_game_uuid?.raw()).ok()
+    }
+
+    /// `comment` (always `teehistorian@ddnet.tw` from DDNet).
+    #[must_use]
+    pub const fn comment(&self) -> Option<JsonStr<'a>> {
+        self.fields.comment
+    }
+
+    /// `server_version`, e.g. `0.6.4, 19.0`.
+    #[must_use]
+    pub const fn server_version(&self) -> Option<JsonStr<'a>> {
+        self.fields.server_version
+    }
+
+    /// `start_time` as written (`%Y-%m-%dT%H:%M:%S%z` in current files).
+    #[must_use]
+    pub const fn start_time(&self) -> Option<JsonStr<'a>> {
+        self.fields.start_time
+    }
+
+    /// `server_name`.
+    #[must_use]
+    pub const fn server_name(&self) -> Option<JsonStr<'a>> {
+        self.fields.server_name
+    }
+
+    /// `server_port` as a number.
+    #[must_use]
+    pub fn server_port(&self) -> Option<u16> {
+        self.fields.server_port?.raw().parse().ok()
+    }
+
+    /// `game_type`, e.g. `DDraceNetwork`.
+    #[must_use]
+    pub const fn game_type(&self) -> Option<JsonStr<'a>> {
+        self.fields.game_type
+    }
+
+    /// `map_name`.
+    #[must_use]
+    pub const fn map_name(&self) -> Option<JsonStr<'a>> {
+        self.fields.map_name
+    }
+
+    /// `map_size` in bytes.
+    #[must_use]
+    pub fn map_size(&self) -> Option<u32> {
+        self.fields.map_size?.raw().parse().ok()
+    }
+
+    /// `map_sha256`, decoded from its 64 hex digits (absent before 2018-06).
+    #[must_use]
+    pub fn map_sha256(&self) -> Option<[u8; 32]> {
+        let hex = self.fields.map_sha256?.raw().as_bytes();
+        if hex.len() != 64 {
+            return None;
+        }
+        let mut out = [0u8; 32];
+        for (byte, pair) in out.iter_mut().zip(hex.chunks_exact(2)) {
+            let s = core::str::from_utf8(pair).ok()?;
+            *byte = u8::from_str_radix(s, 16).ok()?;
+        }
+        Some(out)
+    }
+
+    /// `map_crc`, from its 8 hex digits.
+    #[must_use]
+    pub fn map_crc(&self) -> Option<u32> {
+        u32::from_str_radix(self.fields.map_crc?.raw(), 16).ok()
+    }
+
+    /// `prng_description`.
+    #[must_use]
+    pub const fn prng_description(&self) -> Option<JsonStr<'a>> {
+        self.fields.prng_description
+    }
+
+    /// Calls `f(name, value)` for each entry of the `config` object (the
+    /// non-default server settings), in file order.
+    pub fn for_each_config(&self, f: impl FnMut(JsonStr<'a>, JsonStr<'a>)) -> Result<()> {
+        parse_json(self.json, Section { key: "config", f })
+    }
+
+    /// Calls `f(name, value)` for each entry of the `tuning` object (the
+    /// non-default tuning parameters, values ×100), in file order.
+    pub fn for_each_tuning(&self, f: impl FnMut(JsonStr<'a>, JsonStr<'a>)) -> Result<()> {
+        parse_json(self.json, Section { key: "tuning", f })
+    }
+
+    /// The value of config variable `name`, if set in the header.
+    #[must_use]
+    pub fn config(&self, name: &str) -> Option<JsonStr<'a>> {
+        let mut found = None;
+        self.for_each_config(|k, v| {
+            if k.raw() == name {
+                found = Some(v);
+            }
+        })
+        .ok()?;
+        found
+    }
+
+    /// The value of tuning parameter `name`, if set in the header.
+    #[must_use]
+    pub fn tuning(&self, name: &str) -> Option<JsonStr<'a>> {
+        let mut found = None;
+        self.for_each_tuning(|k, v| {
+            if k.raw() == name {
+                found = Some(v);
+            }
+        })
+        .ok()?;
+        found
+    }
+}
+
+/// Rejects nesting deeper than [`MAX_DEPTH`], counting brackets outside
+/// strings.
+fn check_depth(json: &str) -> Result<()> {
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    for (pos, b) in json.bytes().enumerate() {
+        if in_string {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth = depth.saturating_add(1);
+                if depth > MAX_DEPTH {
+                    return Err(Error::corrupt("header JSON nested too deeply", pos));
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Runs `seed` over the JSON text as one whole value.
+fn parse_json<'a, S: DeserializeSeed<'a, Value = ()>>(json: &'a str, seed: S) -> Result<()> {
+    let mut de = serde_json_core::de::Deserializer::new(json.as_bytes(), None);
+    seed.deserialize(&mut de)
+        .and_then(|()| de.end().map(|_| ()))
+        .map_err(|_| Error::corrupt("header is not a valid JSON object", 0))
+}
+
+/// A string (or `null`, giving `None`) borrowed from the input.
+struct OptStr;
+
+impl<'de> Visitor<'de> for OptStr {
+    type Value = Option<JsonStr<'de>>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a string or null")
+    }
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+        Ok(Some(JsonStr(v)))
+    }
+    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_some<D: de::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for OptStr {
+    type Value = Option<JsonStr<'de>>;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_option(self)
+    }
+}
+
+/// A key: always a borrowed string.
+struct Key;
+
+impl<'de> Visitor<'de> for Key {
+    type Value = JsonStr<'de>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a string")
+    }
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+        Ok(JsonStr(v))
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for Key {
+    type Value = JsonStr<'de>;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+/// The top-level object: records the known scalar fields, skips the rest.
+struct TopLevel<'f, 'a>(&'f mut Fields<'a>);
+
+impl<'de> Visitor<'de> for TopLevel<'_, 'de> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON object")
+    }
+    fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<(), M::Error> {
+        while let Some(key) = map.next_key_seed(Key)? {
+            match self.0.slot(key.raw()) {
+                Some(slot) => *slot = map.next_value_seed(OptStr)?,
+                None => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for TopLevel<'_, 'de> {
+    type Value = ();
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+/// The top-level object again, this time handing each entry of the object
+/// under `key` to `f`.
+struct Section<F> {
+    key: &'static str,
+    f: F,
+}
+
+/// The entries of one string-to-string object.
+struct Entries<'f, F>(&'f mut F);
+
+impl<'de, F: FnMut(JsonStr<'de>, JsonStr<'de>)> Visitor<'de> for Entries<'_, F> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object of strings")
+    }
+    fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<(), M::Error> {
+        while let Some(key) = map.next_key_seed(Key)? {
+            let value = map.next_value_seed(Key)?;
+            (self.0)(key, value);
+        }
+        Ok(())
+    }
+}
+
+impl<'de, F: FnMut(JsonStr<'de>, JsonStr<'de>)> DeserializeSeed<'de> for Entries<'_, F> {
+    type Value = ();
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de, F: FnMut(JsonStr<'de>, JsonStr<'de>)> Visitor<'de> for Section<F> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON object")
+    }
+    fn visit_map<M: MapAccess<'de>>(mut self, mut map: M) -> Result<(), M::Error> {
+        while let Some(key) = map.next_key_seed(Key)? {
+            if key.raw() == self.key {
+                map.next_value_seed(Entries(&mut self.f))?;
+            } else {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<'de, F: FnMut(JsonStr<'de>, JsonStr<'de>)> DeserializeSeed<'de> for Section<F> {
+    type Value = ();
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
+mod tests {
+    use super::*;
+    use std::string::ToString;
+    use std::vec::Vec;
+
+    const JSON: &str = r#"{"comment":"teehistorian@ddnet.tw","version":"2","version_minor":"22","game_uuid":"0f3bd1ac-0d44-4a0a-9e46-8a1a2dc0c4ba","prev_game_uuid":null,"server_version":"0.6, 20.1","start_time":"2026-11-22T05:00:00+0000","server_name":"a \"quoted\" name","server_port":"8303","game_type":"DDraceNetwork","map_name":"dm1","map_size":"5805","map_sha256":"0e9b29f5000000000000000000000000000000000000000000000000000000ff","map_crc":"a1b2c3d4","prng_description":"pcg-xsh-rr:0x1:0x2","config":{"sv_map":"dm1","sv_team":"1"},"tuning":{"gravity":"25"},"uuids":["a","b"]}"#;
+
+    #[test]
+    fn typed_fields() {
+        let h = Header::parse(JSON).unwrap();
+        assert_eq!(h.version(), 2);
+        assert_eq!(h.version_minor(), Some(22));
+        assert_eq!(
+            h.game_uuid().unwrap().to_string(),
+            "0f3bd1ac-0d44-4a0a-9e46-8a1a2dc0c4ba"
+        );
+        assert_eq!(h.prev_game_uuid(), None);
+        assert_eq!(h.server_name().unwrap().to_string(), "a \"quoted\" name");
+        assert_eq!(h.server_name().unwrap().as_plain(), None);
+        let mut buf = [0u8; 32];
+        assert_eq!(
+            h.server_name().unwrap().unescape_into(&mut buf),
+            Ok("a \"quoted\" name")
+        );
+        assert_eq!(
+            h.server_name().unwrap().unescape_into(&mut buf[..3]),
+            Err(Error::new(ErrorKind::BufferTooSmall { needed: 15 }, 0))
+        );
+        assert_eq!(h.server_port(), Some(8303));
+        assert_eq!(h.map_name().unwrap().raw(), "dm1");
+        assert_eq!(h.map_size(), Some(5805));
+        assert_eq!(h.map_crc(), Some(0xa1b2_c3d4));
+        let sha = h.map_sha256().unwrap();
+        assert_eq!((sha[0], sha[31]), (0x0e, 0xff));
+        assert_eq!(h.game_type().unwrap().raw(), "DDraceNetwork");
+        let mut config = Vec::new();
+        h.for_each_config(|k, v| config.push((k.raw(), v.raw())))
+            .unwrap();
+        assert_eq!(config, [("sv_map", "dm1"), ("sv_team", "1")]);
+        assert_eq!(h.tuning("gravity").unwrap().raw(), "25");
+        assert_eq!(h.config("sv_nope"), None);
+    }
+
+    #[test]
+    fn rejects_bad_headers() {
+        assert!(Header::parse("{}").is_err());
+        assert!(Header::parse(r#"{"version":"2""#).is_err());
+        assert!(Header::parse("[]").is_err());
+        assert_eq!(
+            Header::parse(r#"{"version":"3"}"#).unwrap_err().kind,
+            ErrorKind::UnsupportedVersion(3)
+        );
+        let deep = "[".repeat(100_000);
+        assert!(Header::parse(&deep).is_err());
+        assert_eq!(Header::parse(r#"{"version":"1"}"#).unwrap().version(), 1);
+    }
+}

@@ -1,0 +1,110 @@
+//! The slice iterator: a thin loop over [`Decoder`].
+
+use core::iter::FusedIterator;
+
+use super::decoder::{Decoded, Decoder, End, Record};
+use super::header::Header;
+use crate::error::{Error, Result};
+
+/// Iterates over the messages of a teehistorian file held in memory.
+///
+/// [`TeehistorianIter::new`] reads the header; the iterator then yields
+/// every message with its tick, borrowing from the input. It stops after
+/// FINISH, at the end of the input, or after the first error (it is fused:
+/// after an error it yields `None`). If the input ends inside a message,
+/// the last item is an [`ErrorKind::Truncated`](crate::ErrorKind::Truncated)
+/// error at the offset where that message starts. Once it has returned
+/// `None`, [`TeehistorianIter::end`] tells which of the three endings it
+/// was. Bytes after FINISH are not read (DDNet writes none).
+#[derive(Clone, Debug)]
+pub struct TeehistorianIter<'a> {
+    data: &'a [u8],
+    pos: usize,
+    decoder: Decoder,
+    header: Header<'a>,
+    end: Option<End>,
+    failed: bool,
+}
+
+impl<'a> TeehistorianIter<'a> {
+    /// Checks the magic UUID and parses the header.
+    pub fn new(data: &'a [u8]) -> Result<Self> {
+        let mut decoder = Decoder::new();
+        match decoder.decode(data)? {
+            Decoded::Header { header, consumed } => Ok(Self {
+                data,
+                pos: consumed,
+                decoder,
+                header,
+                end: None,
+                failed: false,
+            }),
+            _ => Err(Error::truncated(data.len())),
+        }
+    }
+
+    /// The file header.
+    #[must_use]
+    pub const fn header(&self) -> &Header<'a> {
+        &self.header
+    }
+
+    /// How the file ended, once iteration has finished without an error
+    /// other than truncation (`None` before that, or after a decoding error).
+    #[must_use]
+    pub const fn end(&self) -> Option<End> {
+        self.end
+    }
+
+    /// The tick of the last message yielded.
+    #[must_use]
+    pub const fn tick(&self) -> i32 {
+        self.decoder.tick()
+    }
+
+    /// The offset of the next byte to decode.
+    #[must_use]
+    pub const fn offset(&self) -> usize {
+        self.pos
+    }
+
+    /// The next message: `Ok(None)` at the end, like [`Iterator::next`]
+    /// transposed.
+    pub fn next_record(&mut self) -> Result<Option<Record<'a>>> {
+        self.next().transpose()
+    }
+
+    /// Ends iteration after `error`, or at the end of the input with
+    /// `unconsumed` bytes left; returns the error to yield, if any.
+    #[cold]
+    fn stop(&mut self, error: Option<Error>, unconsumed: usize) -> Option<Error> {
+        if let Some(e) = error {
+            self.failed = true;
+            return Some(e);
+        }
+        let end = self.decoder.end(unconsumed);
+        self.end = Some(end);
+        (end == End::Truncated).then(|| Error::truncated(self.pos))
+    }
+}
+
+impl<'a> Iterator for TeehistorianIter<'a> {
+    type Item = Result<Record<'a>>;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.end.is_some() || self.failed {
+            return None;
+        }
+        let rest = self.data.get(self.pos..).unwrap_or_default();
+        match self.decoder.decode(rest) {
+            Ok(Decoded::Record { record, consumed }) => {
+                self.pos = self.pos.saturating_add(consumed);
+                Some(Ok(record))
+            }
+            other => self.stop(other.err(), rest.len()).map(Err),
+        }
+    }
+}
+
+impl FusedIterator for TeehistorianIter<'_> {}

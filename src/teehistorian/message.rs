@@ -1,0 +1,665 @@
+//! The messages of a teehistorian stream and their wire decoding.
+//!
+//! Strings are borrowed as bytes (without their NUL): DDNet writes valid
+//! UTF-8, but files from older servers may not, and a decoder that refused
+//! them would lose the rest of the file.
+
+use uuid::Uuid;
+
+use super::uuids;
+use crate::bytes::Cursor;
+use crate::error::{Error, Result};
+use crate::varint;
+
+/// Message id of FINISH.
+pub const ID_FINISH: i32 = -1;
+/// Message id of TICK_SKIP.
+pub const ID_TICK_SKIP: i32 = -2;
+/// Message id of PLAYER_NEW.
+pub const ID_PLAYER_NEW: i32 = -3;
+/// Message id of PLAYER_OLD.
+pub const ID_PLAYER_OLD: i32 = -4;
+/// Message id of INPUT_DIFF.
+pub const ID_INPUT_DIFF: i32 = -5;
+/// Message id of INPUT_NEW.
+pub const ID_INPUT_NEW: i32 = -6;
+/// Message id of MESSAGE.
+pub const ID_MESSAGE: i32 = -7;
+/// Message id of JOIN.
+pub const ID_JOIN: i32 = -8;
+/// Message id of DROP.
+pub const ID_DROP: i32 = -9;
+/// Message id of CONSOLE_COMMAND.
+pub const ID_CONSOLE_COMMAND: i32 = -10;
+/// Message id of EX.
+pub const ID_EX: i32 = -11;
+
+/// Number of ints in a player input (`CNetObj_PlayerInput`): direction,
+/// target x, target y, jump, fire, hook, player flags, wanted weapon, next
+/// weapon, previous weapon.
+pub const INPUT_INTS: usize = 10;
+
+/// One player input, or the component-wise (wrapping) difference of two.
+pub type Input = [i32; INPUT_INTS];
+
+/// One message of a teehistorian stream (spec §2.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Message<'a> {
+    /// PLAYER_DIFF: the character of `cid` moved by (`dx`, `dy`).
+    PlayerDiff {
+        /// Client id (the message id itself; never negative).
+        cid: i32,
+        /// Change of x, to be added with wrapping arithmetic.
+        dx: i32,
+        /// Change of y, to be added with wrapping arithmetic.
+        dy: i32,
+    },
+    /// FINISH: the end of the recording.
+    Finish,
+    /// TICK_SKIP: the next tick is the previous one plus `dt + 1`.
+    TickSkip {
+        /// Ticks without any record that were skipped (0 = the next tick).
+        dt: i32,
+    },
+    /// PLAYER_NEW: a character of `cid` appeared at (`x`, `y`).
+    PlayerNew {
+        /// Client id.
+        cid: i32,
+        /// World x coordinate (32 units per tile).
+        x: i32,
+        /// World y coordinate.
+        y: i32,
+    },
+    /// PLAYER_OLD: the character of `cid` disappeared.
+    PlayerOld {
+        /// Client id.
+        cid: i32,
+    },
+    /// INPUT_DIFF: `cid` sent an input; add `diff` to its previous one.
+    InputDiff {
+        /// Client id.
+        cid: i32,
+        /// Component-wise wrapping difference to the previous input.
+        diff: Input,
+    },
+    /// INPUT_NEW: `cid` sent an input, absolute (replaces any earlier one).
+    InputNew {
+        /// Client id.
+        cid: i32,
+        /// The input.
+        input: Input,
+    },
+    /// MESSAGE: `cid` sent a game message (packed: `(msg_id << 1) | sys`,
+    /// then the message's fields).
+    PlayerMessage {
+        /// Client id.
+        cid: i32,
+        /// The packed network message.
+        data: &'a [u8],
+    },
+    /// JOIN: `cid` joined on the engine level.
+    Join {
+        /// Client id.
+        cid: i32,
+    },
+    /// DROP: `cid` left, was kicked or dropped.
+    Drop {
+        /// Client id.
+        cid: i32,
+        /// The reason (may be empty).
+        reason: &'a [u8],
+    },
+    /// CONSOLE_COMMAND: a console command was executed.
+    ConsoleCommand {
+        /// Client id, -1 for the server console, config or votes.
+        cid: i32,
+        /// The console's flag mask (chat command, ...).
+        flags: i32,
+        /// The command name.
+        cmd: &'a [u8],
+        /// Its arguments.
+        args: Args<'a>,
+    },
+    /// EX: an extension message, named by a UUID (version 2 only).
+    Ex(Ex<'a>),
+}
+
+/// The kind of a [`Message`], with DDNet's names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Kind {
+    /// PLAYER_DIFF (ids 0 and up).
+    PlayerDiff,
+    /// FINISH (-1).
+    Finish,
+    /// TICK_SKIP (-2).
+    TickSkip,
+    /// PLAYER_NEW (-3).
+    PlayerNew,
+    /// PLAYER_OLD (-4).
+    PlayerOld,
+    /// INPUT_DIFF (-5).
+    InputDiff,
+    /// INPUT_NEW (-6).
+    InputNew,
+    /// MESSAGE (-7).
+    Message,
+    /// JOIN (-8).
+    Join,
+    /// DROP (-9).
+    Drop,
+    /// CONSOLE_COMMAND (-10).
+    ConsoleCommand,
+    /// EX (-11).
+    Ex,
+}
+
+impl Kind {
+    /// Every kind, in message-id order.
+    pub const ALL: [Self; 12] = [
+        Self::PlayerDiff,
+        Self::Finish,
+        Self::TickSkip,
+        Self::PlayerNew,
+        Self::PlayerOld,
+        Self::InputDiff,
+        Self::InputNew,
+        Self::Message,
+        Self::Join,
+        Self::Drop,
+        Self::ConsoleCommand,
+        Self::Ex,
+    ];
+
+    /// DDNet's name, e.g. `"PLAYER_DIFF"`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::PlayerDiff => "PLAYER_DIFF",
+            Self::Finish => "FINISH",
+            Self::TickSkip => "TICK_SKIP",
+            Self::PlayerNew => "PLAYER_NEW",
+            Self::PlayerOld => "PLAYER_OLD",
+            Self::InputDiff => "INPUT_DIFF",
+            Self::InputNew => "INPUT_NEW",
+            Self::Message => "MESSAGE",
+            Self::Join => "JOIN",
+            Self::Drop => "DROP",
+            Self::ConsoleCommand => "CONSOLE_COMMAND",
+            Self::Ex => "EX",
+        }
+    }
+}
+
+impl Message<'_> {
+    /// This message's kind.
+    #[must_use]
+    pub const fn kind(&self) -> Kind {
+        match self {
+            Self::PlayerDiff { .. } => Kind::PlayerDiff,
+            Self::Finish => Kind::Finish,
+            Self::TickSkip { .. } => Kind::TickSkip,
+            Self::PlayerNew { .. } => Kind::PlayerNew,
+            Self::PlayerOld { .. } => Kind::PlayerOld,
+            Self::InputDiff { .. } => Kind::InputDiff,
+            Self::InputNew { .. } => Kind::InputNew,
+            Self::PlayerMessage { .. } => Kind::Message,
+            Self::Join { .. } => Kind::Join,
+            Self::Drop { .. } => Kind::Drop,
+            Self::ConsoleCommand { .. } => Kind::ConsoleCommand,
+            Self::Ex(_) => Kind::Ex,
+        }
+    }
+
+    /// The client id of a player record (PLAYER_DIFF/NEW/OLD), the only
+    /// messages that can start a tick implicitly.
+    #[must_use]
+    pub const fn player_record_cid(&self) -> Option<i32> {
+        match *self {
+            Self::PlayerDiff { cid, .. }
+            | Self::PlayerNew { cid, .. }
+            | Self::PlayerOld { cid } => Some(cid),
+            _ => None,
+        }
+    }
+}
+
+/// The arguments of a CONSOLE_COMMAND: `count` NUL-terminated strings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Args<'a> {
+    count: usize,
+    raw: &'a [u8],
+}
+
+impl<'a> Args<'a> {
+    /// Arguments from their wire form: NUL-terminated strings back to back
+    /// (empty for none). Bytes after the last NUL are ignored.
+    #[must_use]
+    pub fn from_raw(raw: &'a [u8]) -> Self {
+        let count = raw.iter().filter(|&&b| b == 0).count();
+        let len = raw
+            .iter()
+            .rposition(|&b| b == 0)
+            .map_or(0, |p| p.saturating_add(1));
+        Self {
+            count,
+            raw: raw.get(..len).unwrap_or_default(),
+        }
+    }
+
+    /// Number of arguments.
+    #[must_use]
+    pub const fn len(&self) -> usize {
+        self.count
+    }
+
+    /// Whether there are no arguments.
+    #[must_use]
+    pub const fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// The wire form: every argument followed by its NUL.
+    #[must_use]
+    pub const fn raw(&self) -> &'a [u8] {
+        self.raw
+    }
+
+    /// The arguments, without their NULs.
+    pub fn iter(&self) -> impl Iterator<Item = &'a [u8]> + use<'a> {
+        let raw = self.raw;
+        raw.split(|&b| b == 0).take(self.count)
+    }
+}
+
+/// An EX message: a UUID and its payload, borrowed. [`Ex::parse`] decodes
+/// the payload of the known kinds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ex<'a> {
+    /// The extension's UUID.
+    pub uuid: Uuid,
+    /// The payload, exactly `size` bytes.
+    pub data: &'a [u8],
+}
+
+impl<'a> Ex<'a> {
+    /// The name of a known UUID, e.g. `"teehistorian-player-name@ddnet.org"`.
+    #[must_use]
+    pub fn name(&self) -> Option<&'static str> {
+        uuids::name(&self.uuid)
+    }
+
+    /// Decodes the payload: a typed [`ExMessage`] for every UUID of
+    /// teeworlds.md §2.4, [`ExMessage::Unknown`] for the rest. Bytes after
+    /// the known fields are ignored. A payload shorter than its layout (as
+    /// DDNet wrote big saves before `version_minor` 9) is an error with an
+    /// offset inside the payload; the stream itself stays readable.
+    pub fn parse(&self) -> Result<ExMessage<'a>> {
+        let mut c = Cursor::new(self.data);
+        let c = &mut c;
+        Ok(match self.uuid {
+            uuids::TEST => ExMessage::Test,
+            uuids::DDNETVER_OLD => ExMessage::DdnetVersionOld {
+                cid: int(c)?,
+                version: int(c)?,
+            },
+            uuids::DDNETVER => ExMessage::DdnetVersion {
+                cid: int(c)?,
+                connection_id: uuid(c)?,
+                version: int(c)?,
+                version_str: c.cstr_bytes()?,
+            },
+            uuids::AUTH_INIT => ExMessage::AuthInit {
+                cid: int(c)?,
+                level: int(c)?,
+                auth_name: c.cstr_bytes()?,
+            },
+            uuids::AUTH_LOGIN => ExMessage::AuthLogin {
+                cid: int(c)?,
+                level: int(c)?,
+                auth_name: c.cstr_bytes()?,
+            },
+            uuids::AUTH_LOGOUT => ExMessage::AuthLogout { cid: int(c)? },
+            uuids::JOINVER6 => ExMessage::JoinVer6 { cid: int(c)? },
+            uuids::JOINVER7 => ExMessage::JoinVer7 { cid: int(c)? },
+            uuids::PLAYER_SWITCH => ExMessage::PlayerSwitch {
+                cid1: int(c)?,
+                cid2: int(c)?,
+            },
+            uuids::SAVE_SUCCESS => ExMessage::SaveSuccess {
+                team: int(c)?,
+                save_id: uuid(c)?,
+                save: c.cstr_bytes()?,
+            },
+            uuids::SAVE_FAILURE => ExMessage::SaveFailure { team: int(c)? },
+            uuids::LOAD_SUCCESS => ExMessage::LoadSuccess {
+                team: int(c)?,
+                save_id: uuid(c)?,
+                save: c.cstr_bytes()?,
+            },
+            uuids::LOAD_FAILURE => ExMessage::LoadFailure { team: int(c)? },
+            uuids::PLAYER_TEAM => ExMessage::PlayerTeam {
+                cid: int(c)?,
+                team: int(c)?,
+            },
+            uuids::TEAM_PRACTICE => ExMessage::TeamPractice {
+                team: int(c)?,
+                practice: int(c)?,
+            },
+            uuids::PLAYER_READY => ExMessage::PlayerReady { cid: int(c)? },
+            uuids::PLAYER_REJOIN => ExMessage::PlayerRejoin { cid: int(c)? },
+            uuids::ANTIBOT => ExMessage::Antibot { data: self.data },
+            uuids::PLAYER_NAME => ExMessage::PlayerName {
+                cid: int(c)?,
+                name: c.cstr_bytes()?,
+            },
+            uuids::PLAYER_FINISH => ExMessage::PlayerFinish {
+                cid: int(c)?,
+                time: int(c)?,
+            },
+            uuids::TEAM_FINISH => ExMessage::TeamFinish {
+                team: int(c)?,
+                time: int(c)?,
+            },
+            uuid => ExMessage::Unknown {
+                uuid,
+                data: self.data,
+            },
+        })
+    }
+}
+
+/// The decoded payload of an EX message (teeworlds.md §2.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ExMessage<'a> {
+    /// `teehistorian-test@ddnet.tw`.
+    Test,
+    /// `teehistorian-ddnetver-old@ddnet.tw`.
+    DdnetVersionOld {
+        /// Client id.
+        cid: i32,
+        /// DDNet version number, e.g. 16050.
+        version: i32,
+    },
+    /// `teehistorian-ddnetver@ddnet.tw`.
+    DdnetVersion {
+        /// Client id.
+        cid: i32,
+        /// The connection's random id.
+        connection_id: Uuid,
+        /// DDNet version number.
+        version: i32,
+        /// Version text.
+        version_str: &'a [u8],
+    },
+    /// `teehistorian-auth-init@ddnet.tw`.
+    AuthInit {
+        /// Client id.
+        cid: i32,
+        /// Authentication level.
+        level: i32,
+        /// Account name.
+        auth_name: &'a [u8],
+    },
+    /// `teehistorian-auth-login@ddnet.tw`.
+    AuthLogin {
+        /// Client id.
+        cid: i32,
+        /// Authentication level.
+        level: i32,
+        /// Account name.
+        auth_name: &'a [u8],
+    },
+    /// `teehistorian-auth-logout@ddnet.tw`.
+    AuthLogout {
+        /// Client id.
+        cid: i32,
+    },
+    /// `teehistorian-joinver6@ddnet.tw`.
+    JoinVer6 {
+        /// Client id.
+        cid: i32,
+    },
+    /// `teehistorian-joinver7@ddnet.tw`.
+    JoinVer7 {
+        /// Client id.
+        cid: i32,
+    },
+    /// `teehistorian-player-swap@ddnet.tw`.
+    PlayerSwitch {
+        /// First client id.
+        cid1: i32,
+        /// Second client id.
+        cid2: i32,
+    },
+    /// `teehistorian-save-success@ddnet.tw`.
+    SaveSuccess {
+        /// Team number.
+        team: i32,
+        /// Id of the save.
+        save_id: Uuid,
+        /// The save string.
+        save: &'a [u8],
+    },
+    /// `teehistorian-save-failure@ddnet.tw`.
+    SaveFailure {
+        /// Team number.
+        team: i32,
+    },
+    /// `teehistorian-load-success@ddnet.tw`.
+    LoadSuccess {
+        /// Team number.
+        team: i32,
+        /// Id of the save.
+        save_id: Uuid,
+        /// The save string.
+        save: &'a [u8],
+    },
+    /// `teehistorian-load-failure@ddnet.tw`.
+    LoadFailure {
+        /// Team number.
+        team: i32,
+    },
+    /// `teehistorian-player-team@ddnet.tw`.
+    PlayerTeam {
+        /// Client id.
+        cid: i32,
+        /// New team.
+        team: i32,
+    },
+    /// `teehistorian-team-practice@ddnet.tw`.
+    TeamPractice {
+        /// Team number.
+        team: i32,
+        /// 1 when entering practice mode, 0 when leaving.
+        practice: i32,
+    },
+    /// `teehistorian-player-ready@ddnet.tw`.
+    PlayerReady {
+        /// Client id.
+        cid: i32,
+    },
+    /// `teehistorian-rejoinver6@ddnet.org`.
+    PlayerRejoin {
+        /// Client id.
+        cid: i32,
+    },
+    /// `teehistorian-antibot@ddnet.org`: opaque bytes.
+    Antibot {
+        /// The whole payload.
+        data: &'a [u8],
+    },
+    /// `teehistorian-player-name@ddnet.org`.
+    PlayerName {
+        /// Client id.
+        cid: i32,
+        /// The name.
+        name: &'a [u8],
+    },
+    /// `teehistorian-player-finish@ddnet.org`.
+    PlayerFinish {
+        /// Client id.
+        cid: i32,
+        /// Race time in ticks.
+        time: i32,
+    },
+    /// `teehistorian-team-finish@ddnet.org`.
+    TeamFinish {
+        /// Team number.
+        team: i32,
+        /// Race time in ticks.
+        time: i32,
+    },
+    /// Any other UUID.
+    Unknown {
+        /// The UUID.
+        uuid: Uuid,
+        /// The payload.
+        data: &'a [u8],
+    },
+}
+
+impl ExMessage<'_> {
+    /// The UUID this message is sent under.
+    #[must_use]
+    pub const fn uuid(&self) -> Uuid {
+        match *self {
+            Self::Test => uuids::TEST,
+            Self::DdnetVersionOld { .. } => uuids::DDNETVER_OLD,
+            Self::DdnetVersion { .. } => uuids::DDNETVER,
+            Self::AuthInit { .. } => uuids::AUTH_INIT,
+            Self::AuthLogin { .. } => uuids::AUTH_LOGIN,
+            Self::AuthLogout { .. } => uuids::AUTH_LOGOUT,
+            Self::JoinVer6 { .. } => uuids::JOINVER6,
+            Self::JoinVer7 { .. } => uuids::JOINVER7,
+            Self::PlayerSwitch { .. } => uuids::PLAYER_SWITCH,
+            Self::SaveSuccess { .. } => uuids::SAVE_SUCCESS,
+            Self::SaveFailure { .. } => uuids::SAVE_FAILURE,
+            Self::LoadSuccess { .. } => uuids::LOAD_SUCCESS,
+            Self::LoadFailure { .. } => uuids::LOAD_FAILURE,
+            Self::PlayerTeam { .. } => uuids::PLAYER_TEAM,
+            Self::TeamPractice { .. } => uuids::TEAM_PRACTICE,
+            Self::PlayerReady { .. } => uuids::PLAYER_READY,
+            Self::PlayerRejoin { .. } => uuids::PLAYER_REJOIN,
+            Self::Antibot { .. } => uuids::ANTIBOT,
+            Self::PlayerName { .. } => uuids::PLAYER_NAME,
+            Self::PlayerFinish { .. } => uuids::PLAYER_FINISH,
+            Self::TeamFinish { .. } => uuids::TEAM_FINISH,
+            Self::Unknown { uuid, .. } => uuid,
+        }
+    }
+}
+
+/// Reads one packed int.
+#[inline]
+pub(crate) fn int(c: &mut Cursor<'_>) -> Result<i32> {
+    let rest = c.rest();
+    let (value, len) = varint::decode(rest).map_err(|e| e.shifted(c.offset()))?;
+    // `len <= rest.len()` always, so this cannot fail; it only advances.
+    c.bytes(len)?;
+    Ok(value)
+}
+
+/// Reads a 16-byte big-endian UUID.
+fn uuid(c: &mut Cursor<'_>) -> Result<Uuid> {
+    c.array().map(Uuid::from_bytes)
+}
+
+/// Reads a non-negative packed int used as a length.
+fn len(c: &mut Cursor<'_>, what: &'static str) -> Result<usize> {
+    let at = c.offset();
+    usize::try_from(int(c)?).map_err(|_| Error::corrupt(what, at))
+}
+
+/// Decodes one message (everything after its id) with id `id`; the
+/// message starts at file offset `start`.
+///
+/// Running out of input gives [`ErrorKind::Truncated`](crate::ErrorKind::Truncated)
+/// or [`ErrorKind::InvalidVarint`](crate::ErrorKind::InvalidVarint); the
+/// decoder turns those into "need more".
+#[inline]
+pub(crate) fn read_body<'a>(id: i32, c: &mut Cursor<'a>, start: usize) -> Result<Message<'a>> {
+    Ok(match id {
+        0.. => Message::PlayerDiff {
+            cid: id,
+            dx: int(c)?,
+            dy: int(c)?,
+        },
+        ID_FINISH => Message::Finish,
+        ID_TICK_SKIP => {
+            let at = c.offset();
+            let dt = int(c)?;
+            if dt < 0 {
+                return Err(Error::corrupt("negative TICK_SKIP", at));
+            }
+            Message::TickSkip { dt }
+        }
+        ID_PLAYER_NEW => Message::PlayerNew {
+            cid: int(c)?,
+            x: int(c)?,
+            y: int(c)?,
+        },
+        ID_PLAYER_OLD => Message::PlayerOld { cid: int(c)? },
+        ID_INPUT_DIFF => Message::InputDiff {
+            cid: int(c)?,
+            diff: input(c)?,
+        },
+        ID_INPUT_NEW => Message::InputNew {
+            cid: int(c)?,
+            input: input(c)?,
+        },
+        ID_MESSAGE => {
+            let cid = int(c)?;
+            let size = len(c, "negative MESSAGE size")?;
+            Message::PlayerMessage {
+                cid,
+                data: c.bytes(size)?,
+            }
+        }
+        ID_JOIN => Message::Join { cid: int(c)? },
+        ID_DROP => Message::Drop {
+            cid: int(c)?,
+            reason: c.cstr_bytes()?,
+        },
+        ID_CONSOLE_COMMAND => {
+            let cid = int(c)?;
+            let flags = int(c)?;
+            let cmd = c.cstr_bytes()?;
+            let count = len(c, "negative CONSOLE_COMMAND argument count")?;
+            let start = c.position();
+            let rest = c.rest();
+            // Each argument takes at least its NUL, so this is bounded by
+            // the input, whatever `count` claims.
+            for _ in 0..count {
+                c.cstr_bytes()?;
+            }
+            let raw = rest
+                .get(..c.position().saturating_sub(start))
+                .unwrap_or_default();
+            Message::ConsoleCommand {
+                cid,
+                flags,
+                cmd,
+                args: Args { count, raw },
+            }
+        }
+        ID_EX => {
+            let uuid = uuid(c)?;
+            let size = len(c, "negative EX size")?;
+            Message::Ex(Ex {
+                uuid,
+                data: c.bytes(size)?,
+            })
+        }
+        _ => return Err(Error::corrupt("unknown message id", start)),
+    })
+}
+
+fn input(c: &mut Cursor<'_>) -> Result<Input> {
+    let mut out = [0i32; INPUT_INTS];
+    for v in &mut out {
+        *v = int(c)?;
+    }
+    Ok(out)
+}

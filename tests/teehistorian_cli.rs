@@ -1,0 +1,106 @@
+//! `gamefmt inspect --json` on every corpus recording reports the facts in
+//! `teeworlds/teehistorian.expected.jsonl`.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    clippy::arithmetic_side_effects
+)]
+
+mod common;
+
+use std::process::Command;
+
+use gamefmt::teehistorian::uuids;
+use serde_json::{Map, Value};
+
+#[test]
+fn inspect_json_matches_expected_facts() {
+    let Some(dir) = common::corpus_dir("inspect_json_matches_expected_facts") else {
+        return;
+    };
+    let text = std::fs::read_to_string(dir.join("teeworlds/teehistorian.expected.jsonl")).unwrap();
+    let mut checked = 0;
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let expected: Value = serde_json::from_str(line).unwrap();
+        let file = dir
+            .join("teeworlds/teehistorian")
+            .join(expected["file"].as_str().unwrap());
+        let out = Command::new(env!("CARGO_BIN_EXE_gamefmt"))
+            .args(["inspect", "--json"])
+            .arg(&file)
+            .output()
+            .unwrap();
+        if expected.get("error").is_some() {
+            assert!(!out.status.success(), "{}", file.display());
+            assert_eq!(String::from_utf8(out.stderr).unwrap().lines().count(), 1);
+            checked += 1;
+            continue;
+        }
+        assert!(out.status.success(), "{}", file.display());
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(stdout.lines().count(), 1, "one JSON object");
+        let got: Value = serde_json::from_str(&stdout).unwrap();
+        for key in [
+            "format",
+            "version",
+            "messages",
+            "counts",
+            "last_tick",
+            "end",
+        ] {
+            assert_eq!(got[key], expected[key], "{}: {key}", file.display());
+        }
+        // ex_counts are keyed by UUID name; the expected facts by UUID.
+        let by_uuid: Map<String, Value> = got["ex_counts"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .map(|(name, n)| {
+                let uuid = uuids::NAMES
+                    .iter()
+                    .find(|(_, nm)| nm == name)
+                    .map_or_else(|| name.clone(), |(u, _)| u.to_string());
+                (uuid, n.clone())
+            })
+            .collect();
+        assert_eq!(
+            Value::Object(by_uuid),
+            expected["ex_counts"],
+            "{}",
+            file.display()
+        );
+        assert!(got["version_minor"].is_string() || got["version_minor"].is_null());
+        checked += 1;
+    }
+    assert!(checked >= 6);
+}
+
+#[test]
+fn dump_prints_one_line_per_message() {
+    let Some(dir) = common::corpus_dir("dump_prints_one_line_per_message") else {
+        return;
+    };
+    let file =
+        dir.join("teeworlds/teehistorian/ddnet-server__dm1-30s-6bots-2dummies-clean.teehistorian");
+    let out = Command::new(env!("CARGO_BIN_EXE_gamefmt"))
+        .arg("dump")
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    // Header line, 3491 messages (SOURCES.md counts), end line.
+    assert_eq!(lines.len(), 1 + 3491 + 1);
+    assert_eq!(lines[0]["header"]["map_name"], "dm1");
+    assert_eq!(lines[3491]["kind"], "FINISH");
+    assert_eq!(lines[3491]["tick"], 1797);
+    assert_eq!(lines[3492]["end"], "finish");
+    let drops = lines.iter().filter(|l| l["kind"] == "DROP").count();
+    assert_eq!(drops, 8);
+}
