@@ -71,6 +71,12 @@ fn inspect_json_matches_expected_facts() {
             "{}",
             file.display()
         );
+        assert_eq!(
+            got["ex_counts_by_uuid"],
+            expected["ex_counts"],
+            "{}",
+            file.display()
+        );
         assert!(got["version_minor"].is_string() || got["version_minor"].is_null());
         checked += 1;
     }

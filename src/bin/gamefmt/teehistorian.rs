@@ -15,6 +15,8 @@ struct Facts {
     messages: u64,
     counts: BTreeMap<&'static str, u64>,
     ex_counts: BTreeMap<String, u64>,
+    /// The same counts keyed by UUID string (unknown UUIDs told apart).
+    ex_counts_by_uuid: BTreeMap<String, u64>,
     last_tick: i32,
     end: End,
 }
@@ -32,6 +34,7 @@ fn facts(bytes: &[u8]) -> Result<(Header<'_>, Facts), CliError> {
         messages: 0,
         counts: BTreeMap::new(),
         ex_counts: BTreeMap::new(),
+        ex_counts_by_uuid: BTreeMap::new(),
         last_tick: 0,
         end: End::Truncated,
     };
@@ -46,6 +49,8 @@ fn facts(bytes: &[u8]) -> Result<(Header<'_>, Facts), CliError> {
         *count = count.saturating_add(1);
         if let Message::Ex(ex) = record.message {
             let count = f.ex_counts.entry(ex_key(&ex)).or_default();
+            *count = count.saturating_add(1);
+            let count = f.ex_counts_by_uuid.entry(ex.uuid.to_string()).or_default();
             *count = count.saturating_add(1);
         }
         f.last_tick = record.tick;
@@ -72,6 +77,7 @@ pub fn inspect(bytes: &[u8], as_json: bool, out: &mut dyn Write) -> Result<(), C
                 "messages": f.messages,
                 "counts": f.counts,
                 "ex_counts": f.ex_counts,
+                "ex_counts_by_uuid": f.ex_counts_by_uuid,
                 "last_tick": f.last_tick,
                 "end": f.end.name(),
             }),
