@@ -78,7 +78,7 @@ use zerocopy::little_endian::I32;
 use crate::error::Result;
 use crate::snapshot::{ITEM_SIZES_06, ITEM_SIZES_07};
 
-/// `demo-map-sha256@ddnet.tw`: the version 6 header extension that carries
+/// `demoitem-sha256@ddnet.tw`: the version 6 header extension that carries
 /// the map's SHA-256.
 pub const SHA256_EXTENSION: Uuid = uuid!("6be6da4a-cebd-380c-9b5b-1289c842d780");
 
