@@ -176,6 +176,12 @@ struct Trace<S, R> {
 
 const STATE_EVERY: usize = 16;
 
+/// The clean trace of a stream format, and the offset of the damage.
+type Converge<'t, T> = (
+    &'t Trace<<T as Stream>::State, <T as Stream>::Record>,
+    usize,
+);
+
 /// Steps from `state` at `pos` through `input`. Every step must consume
 /// bytes or stop, so the number of steps is bounded by the input length.
 /// With `converge`, stops once past `after` in a state equal to the clean
@@ -185,7 +191,7 @@ fn run<T: Stream>(
     mut state: T::State,
     input: &[u8],
     mut pos: usize,
-    converge: Option<(&Trace<T::State, T::Record>, usize)>,
+    converge: Option<Converge<'_, T>>,
 ) -> Run<T::State, T::Record> {
     let mut records = Vec::new();
     let max_steps = input.len().saturating_sub(pos) + 2;
