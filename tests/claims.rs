@@ -1,6 +1,8 @@
 //! Claims are not trusted: hostile inputs built in code, whose headers claim
-//! huge counts or sizes, in every format. Each must fail fast (well under a
-//! second, even in a debug build) with a clean error or a clean ending, and
+//! huge counts or sizes, in every format. Each must fail fast (each takes
+//! milliseconds in a debug build; the bound is two seconds, so that a
+//! loaded CI machine does not flake, where a loop over the claim would take
+//! minutes) with a clean error or a clean ending, and
 //! a counting allocator proves that nothing allocates in proportion to the
 //! claim: the core paths allocate nothing at all, the `alloc` and `std`
 //! paths no more than the input can actually hold (or their fixed buffer).
@@ -30,7 +32,7 @@ use zerocopy::little_endian::I32;
 static ALLOC: CountingAlloc = CountingAlloc;
 
 /// What "fast" means here: far below the time a loop over the claim takes.
-const FAST: Duration = Duration::from_millis(500);
+const FAST: Duration = Duration::from_secs(2);
 
 /// Runs `f` on a core (no-alloc) path: it must allocate nothing and
 /// return quickly.
