@@ -73,7 +73,11 @@ const ROOT: usize = NODES - 1;
 /// sorted by descending frequency, merge the last two (the least frequent
 /// becomes child 0), and put the merged node where the second-least was
 /// before sorting again.
-#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)] // const-evaluated on fixed data
+#[allow(
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    reason = "const-evaluated on fixed data: a fault fails the build"
+)]
 const fn build() -> Tables {
     // (frequency, node) of the nodes not yet merged.
     let mut left = [(0u32, 0u16); SYMBOLS];
@@ -264,7 +268,11 @@ pub fn encode(src: &[u8]) -> alloc::vec::Vec<u8> {
 }
 
 #[cfg(test)]
-#[allow(clippy::indexing_slicing, clippy::unwrap_used)]
+#[allow(
+    clippy::indexing_slicing,
+    clippy::unwrap_used,
+    reason = "unit tests: a panic is the failure report"
+)]
 mod tests {
     use super::*;
 

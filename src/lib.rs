@@ -36,6 +36,8 @@
 #![no_std]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
+// Every lint exception in the library says why (see SECURITY.md).
+#![deny(clippy::allow_attributes_without_reason)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 #[cfg(feature = "alloc")]

@@ -148,7 +148,10 @@ pub fn encode_to_vec(value: i32, out: &mut alloc::vec::Vec<u8>) {
 }
 
 #[cfg(test)]
-#[allow(clippy::indexing_slicing)]
+#[allow(
+    clippy::indexing_slicing,
+    reason = "unit tests: a panic is the failure report"
+)]
 mod tests {
     use super::*;
 

@@ -1,7 +1,8 @@
 //! Robustness sweeps over every corpus map: every prefix (all of them up to
-//! 64 KiB, 2000 evenly spaced ones beyond) and 300 fixed-seed single-byte
-//! corruptions per file each end in a clean result or a clean error. A
-//! panic fails the test.
+//! 64 KiB, 2000 evenly spaced ones beyond) and fixed-seed single-byte
+//! corruptions (1000 per file up to 16 KiB, 300 beyond) each end in a
+//! clean result or a clean error. A panic fails the test. The sample sizes
+//! come from `common/sweep.rs`; `GAMEFMT_SWEEP=full` takes ten times more.
 #![allow(
     clippy::unwrap_used,
     clippy::indexing_slicing,
@@ -10,6 +11,8 @@
 )]
 
 mod common;
+#[path = "common/sweep.rs"]
+mod sweep;
 
 use gamefmt::ErrorKind;
 use gamefmt::datafile::DatafileView;
@@ -48,29 +51,39 @@ fn exercise(bytes: &[u8], touched: Option<usize>, buf: &mut [u8]) -> usize {
     n
 }
 
-fn prefix_lengths(len: usize) -> Vec<usize> {
-    if len <= 64 << 10 {
-        (0..len).collect()
-    } else {
-        (0..2000).map(|k| k * len / 2000).collect()
-    }
-}
-
 #[test]
 fn every_prefix_is_a_clean_error() {
     let Some(maps) = common::corpus_files("datafile prefix sweep", "teeworlds/maps", ".map") else {
         return;
     };
     let mut checked = 0usize;
+    let started = std::time::Instant::now();
     for (name, bytes) in &maps {
-        for len in prefix_lengths(bytes.len()) {
-            // A datafile states its exact length, so every strict prefix is
-            // invalid — and must say so cleanly.
-            let err = DatafileView::parse(&bytes[..len]).unwrap_err();
-            assert!(err.offset <= len.max(36), "{name}[..{len}]: {err}");
+        let full = DatafileView::parse(bytes).ok();
+        for len in sweep::prefix_lengths(bytes.len()) {
+            // A datafile states its length, so a strict prefix is invalid —
+            // and must say so cleanly — unless all it cut was trailing
+            // bytes: then it holds the same items.
+            match DatafileView::parse(&bytes[..len]) {
+                Err(err) => assert!(err.offset <= len.max(36), "{name}[..{len}]: {err}"),
+                Ok(view) => {
+                    let full = full.as_ref().expect("a prefix parses, the whole file not");
+                    let items = |v: &DatafileView<'_>| {
+                        v.items()
+                            .map(|i| (i.type_id(), i.id(), i.data().to_vec()))
+                            .collect::<Vec<_>>()
+                    };
+                    assert_eq!(items(&view), items(full), "{name}[..{len}]");
+                }
+            }
             checked += 1;
         }
     }
+    eprintln!(
+        "sweep datafile: {} files, {checked} prefixes in {:.1?}",
+        maps.len(),
+        started.elapsed()
+    );
     assert!(checked > 100_000, "{checked}");
 }
 
@@ -81,20 +94,11 @@ fn single_byte_corruptions_never_panic() {
         return;
     };
     let mut buf = vec![0u8; 64 << 20];
-    let mut state = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
     let (mut parsed, mut rejected) = (0usize, 0usize);
+    let started = std::time::Instant::now();
     for (_, bytes) in &maps {
-        let samples = if bytes.len() <= 16 << 10 { 1000 } else { 300 };
         let mut copy = bytes.clone();
-        for _ in 0..samples {
-            let at = (next() % bytes.len() as u64) as usize;
-            let value = (next() & 0xFF) as u8;
+        for (at, value) in sweep::corruptions(bytes, 0x9E37_79B9_7F4A_7C15) {
             copy[at] = value;
             let small = bytes.len() <= 64 << 10;
             exercise(&copy, if small { None } else { Some(at) }, &mut buf);
@@ -106,6 +110,12 @@ fn single_byte_corruptions_never_panic() {
             copy[at] = bytes[at];
         }
     }
+    eprintln!(
+        "sweep datafile: {} files, {} corruptions in {:.1?}",
+        maps.len(),
+        parsed + rejected,
+        started.elapsed()
+    );
     // Both outcomes occur: corruption in item data is legal, in tables not.
     assert!(
         parsed > 1000 && rejected > 1000,

@@ -334,47 +334,6 @@ fn player_state_follows_every_corpus_file() {
     }
 }
 
-/// Every prefix of a real file either decodes as a prefix of the full
-/// message sequence and ends as Eof or Truncated, or is a clean header
-/// error; never a panic.
-#[test]
-fn prefixes_end_cleanly() {
-    let Some(files) = corpus("prefixes_end_cleanly") else {
-        return;
-    };
-    let (name, bytes, _) = files
-        .iter()
-        .find(|(n, _, _)| n.contains("dm1-30s"))
-        .expect("dm1 recording");
-    let (full, _) = slice_records(bytes);
-    let step = (bytes.len() / 3000).max(1);
-    for len in (0..bytes.len()).step_by(step).chain(0..600) {
-        let prefix = &bytes[..len];
-        let Ok(iter) = TeehistorianIter::new(prefix) else {
-            continue;
-        };
-        let mut n = 0;
-        let mut it = iter;
-        for r in it.by_ref() {
-            match r {
-                Ok(r) => {
-                    assert_eq!(r, full[n], "{name}[..{len}]");
-                    n += 1;
-                }
-                Err(e) => assert_eq!(e.kind, ErrorKind::Truncated, "{name}[..{len}]"),
-            }
-        }
-        let end = it.end().unwrap();
-        let boundary = full.get(n).map_or(bytes.len(), |r| r.offset);
-        let expect = if boundary == len {
-            End::Eof
-        } else {
-            End::Truncated
-        };
-        assert_eq!(end, expect, "{name}[..{len}]");
-    }
-}
-
 /// Single-byte corruptions of a real recording end in a clean error or a
 /// clean partial result through all three ways in, never a panic or hang.
 #[test]

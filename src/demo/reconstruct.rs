@@ -184,7 +184,10 @@ impl<'a, 'b> Frames<'a, 'b> {
     /// The next tick's frame, `None` at the end, or the error that stopped
     /// decoding (with the file offset of the chunk). Not an `Iterator`:
     /// the frame borrows the buffers.
-    #[allow(clippy::should_implement_trait)]
+    #[allow(
+        clippy::should_implement_trait,
+        reason = "records borrow the buffer: a lending `next`, which `Iterator` cannot express"
+    )]
     pub fn next(&mut self) -> Option<Result<Frame<'_>>> {
         if self.failed {
             return None;

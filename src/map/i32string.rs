@@ -103,7 +103,8 @@ impl fmt::Display for Name {
 #[allow(
     clippy::indexing_slicing,
     clippy::unwrap_used,
-    clippy::arithmetic_side_effects
+    clippy::arithmetic_side_effects,
+    reason = "unit tests: a panic is the failure report"
 )]
 mod tests {
     use super::*;

@@ -547,7 +547,8 @@ impl TileBuffer {
 #[allow(
     clippy::unwrap_used,
     clippy::indexing_slicing,
-    clippy::arithmetic_side_effects
+    clippy::arithmetic_side_effects,
+    reason = "unit tests: a panic is the failure report"
 )]
 mod tests {
     use super::*;

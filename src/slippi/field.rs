@@ -116,7 +116,8 @@ pub(crate) use event_view;
     clippy::unwrap_used,
     clippy::indexing_slicing,
     clippy::arithmetic_side_effects,
-    clippy::panic
+    clippy::panic,
+    reason = "unit tests: a panic is the failure report"
 )]
 mod tests {
     use super::*;

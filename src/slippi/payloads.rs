@@ -134,7 +134,8 @@ impl<'a> EventPayloads<'a> {
     clippy::unwrap_used,
     clippy::indexing_slicing,
     clippy::arithmetic_side_effects,
-    clippy::panic
+    clippy::panic,
+    reason = "unit tests: a panic is the failure report"
 )]
 mod tests {
     use super::*;

@@ -53,7 +53,10 @@ impl<R: Read> Reader<R> {
     /// the file's closing `}`. I/O errors, and decode errors wrapped as
     /// `InvalidData`, come as `Some(Err)`; after one the reader returns
     /// `None`. (Not an `Iterator`: records borrow the reader's buffer.)
-    #[allow(clippy::should_implement_trait)]
+    #[allow(
+        clippy::should_implement_trait,
+        reason = "records borrow the buffer: a lending `next`, which `Iterator` cannot express"
+    )]
     pub fn next(&mut self) -> Option<io::Result<Decoded<'_>>> {
         self.next_record().transpose()
     }

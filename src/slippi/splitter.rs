@@ -267,7 +267,8 @@ impl core::iter::FusedIterator for GeckoCodes<'_> {}
     clippy::unwrap_used,
     clippy::indexing_slicing,
     clippy::arithmetic_side_effects,
-    clippy::panic
+    clippy::panic,
+    reason = "unit tests: a panic is the failure report"
 )]
 mod tests {
     use super::*;

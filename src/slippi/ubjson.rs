@@ -363,7 +363,8 @@ fn skip(c: &mut Cursor<'_>, first: u8) -> Result<()> {
     clippy::unwrap_used,
     clippy::indexing_slicing,
     clippy::arithmetic_side_effects,
-    clippy::panic
+    clippy::panic,
+    reason = "unit tests: a panic is the failure report"
 )]
 mod tests {
     use super::*;

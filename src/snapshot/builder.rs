@@ -1,7 +1,10 @@
 //! Building snapshots and deltas (feature `alloc`).
 // Sizes and counts here are bounded by MAX_ITEMS and MAX_SIZE (checked in
 // `SnapshotBuilder::add`) or by the length of an already validated view.
-#![allow(clippy::arithmetic_side_effects)]
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "sizes and counts are bounded by MAX_ITEMS and MAX_SIZE or by an already validated view"
+)]
 
 use alloc::vec::Vec;
 

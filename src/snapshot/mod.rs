@@ -186,7 +186,11 @@ const fn at(index: usize) -> usize {
 }
 
 #[cfg(test)]
-#[allow(clippy::indexing_slicing, clippy::unwrap_used)]
+#[allow(
+    clippy::indexing_slicing,
+    clippy::unwrap_used,
+    reason = "unit tests: a panic is the failure report"
+)]
 mod tests {
     use super::*;
 

@@ -485,7 +485,11 @@ impl<'de, F: FnMut(JsonStr<'de>, JsonStr<'de>)> DeserializeSeed<'de> for Section
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
+#[allow(
+    clippy::unwrap_used,
+    clippy::indexing_slicing,
+    reason = "unit tests: a panic is the failure report"
+)]
 mod tests {
     use super::*;
     use std::string::ToString;

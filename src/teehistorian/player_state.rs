@@ -105,7 +105,10 @@ impl<const N: usize> PlayerState<N> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
+#[allow(
+    clippy::unwrap_used,
+    reason = "unit tests: a panic is the failure report"
+)]
 mod tests {
     use super::*;
 

@@ -187,7 +187,10 @@ impl<R: Read> Reader<R> {
     }
 
     /// The next message, `None` at the end; fused after an error.
-    #[allow(clippy::should_implement_trait)]
+    #[allow(
+        clippy::should_implement_trait,
+        reason = "records borrow the buffer: a lending `next`, which `Iterator` cannot express"
+    )]
     pub fn next(&mut self) -> Option<Result<Record<'_>, ReadError>> {
         if self.end.is_some() || self.failed {
             return None;

@@ -297,7 +297,11 @@ fn encode_ex(ex: &ExMessage<'_>, out: &mut Vec<u8>) -> Result<()> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::panic)]
+#[allow(
+    clippy::unwrap_used,
+    clippy::panic,
+    reason = "unit tests: a panic is the failure report"
+)]
 mod tests {
     use super::super::{SAMPLE, TeehistorianIter};
     use super::*;
