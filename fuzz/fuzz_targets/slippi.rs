@@ -149,7 +149,6 @@ fn push(bytes: &[u8]) -> (Vec<(u8, Vec<u8>)>, Option<Error>, Ending) {
         pending.extend_from_slice(piece);
         let mut used = 0;
         loop {
-            let in_raw = decoder.in_raw();
             match decoder.decode(&pending[used..]) {
                 Ok((Decoded::Event(e), n)) => {
                     events.push(owned(&e));
@@ -162,7 +161,8 @@ fn push(bytes: &[u8]) -> (Vec<(u8, Vec<u8>)>, Option<Error>, Ending) {
                     return (events, None, decoder.ending(pending.len()));
                 }
                 Ok((_, n)) => used += n,
-                Err(e) if in_raw => return (events, Some(e), decoder.ending(0)),
+                // As for the iterator: damage after raw is not an event error.
+                Err(e) if decoder.in_raw() => return (events, Some(e), decoder.ending(0)),
                 Err(_) => {
                     pending.drain(..used);
                     return (events, None, decoder.ending(pending.len()));
