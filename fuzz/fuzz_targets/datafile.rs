@@ -7,7 +7,9 @@ use gamefmt::datafile::{DatafileView, DatafileWriter, WriteVersion};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|bytes: &[u8]| {
-    let Ok(map) = DatafileView::parse(bytes) else { return };
+    let Ok(map) = DatafileView::parse(bytes) else {
+        return;
+    };
     let mut buf = vec![0u8; 1 << 20];
     let mut writer = DatafileWriter::new();
     let mut data = Vec::new();
@@ -32,8 +34,14 @@ fuzz_target!(|bytes: &[u8]| {
     let back = DatafileView::parse(&written).unwrap();
     assert_eq!(back.item_count(), map.item_count());
     for t in map.item_types() {
-        let a: Vec<_> = map.items_of_type(t.type_id).map(|i| (i.id(), i.data())).collect();
-        let b: Vec<_> = back.items_of_type(t.type_id).map(|i| (i.id(), i.data())).collect();
+        let a: Vec<_> = map
+            .items_of_type(t.type_id)
+            .map(|i| (i.id(), i.data()))
+            .collect();
+        let b: Vec<_> = back
+            .items_of_type(t.type_id)
+            .map(|i| (i.id(), i.data()))
+            .collect();
         assert_eq!(a, b);
     }
     for (i, d) in data.iter().flatten().enumerate() {

@@ -6,7 +6,9 @@ use gamefmt::demo::{DemoView, Frames, OwnedBuffers, Reader};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|bytes: &[u8]| {
-    let Ok(view) = DemoView::parse(bytes) else { return };
+    let Ok(view) = DemoView::parse(bytes) else {
+        return;
+    };
     let _ = view.map();
     let mut owned = OwnedBuffers::new();
     let mut frames = Frames::new(&view, owned.buffers());

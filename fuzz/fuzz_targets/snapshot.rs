@@ -13,7 +13,9 @@ use zerocopy::little_endian::I32;
 
 fuzz_target!(|bytes: &[u8]| {
     // First byte: where the snapshot ends and the delta starts.
-    let Some((&split, rest)) = bytes.split_first() else { return };
+    let Some((&split, rest)) = bytes.split_first() else {
+        return;
+    };
     let split = (usize::from(split) * 4).min(rest.len() & !3);
     let (snap, delta) = rest.split_at(split);
     let delta = &delta[..delta.len() & !3];
@@ -33,7 +35,9 @@ fuzz_target!(|bytes: &[u8]| {
         }
     }
     for sizes in [ITEM_SIZES_06, ITEM_SIZES_07] {
-        let Ok(d) = DeltaView::parse(delta, sizes) else { continue };
+        let Ok(d) = DeltaView::parse(delta, sizes) else {
+            continue;
+        };
         assert_eq!(d.items().count(), d.update_count());
         let Ok(base) = &base else { continue };
         let mut out = vec![I32::ZERO; gamefmt::snapshot::MAX_SNAPSHOT_INTS];
@@ -49,7 +53,10 @@ fuzz_target!(|bytes: &[u8]| {
             assert_eq!(back.item_count(), next.item_count());
             assert_eq!(back.checksum(), next.checksum());
             for item in next.items() {
-                assert_eq!(back.find_key(item.key()).map(|i| i.data()), Some(item.data()));
+                assert_eq!(
+                    back.find_key(item.key()).map(|i| i.data()),
+                    Some(item.data())
+                );
             }
         }
     }

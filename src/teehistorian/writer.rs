@@ -18,7 +18,9 @@ use crate::varint::encode_to_vec;
 /// implicit ticks exactly as DDNet's `CTeeHistorian` does (teeworlds.md
 /// §2.5), so writing back the messages of any DDNet recording with their
 /// decoded ticks gives the same bytes. TICK_SKIP messages passed in are
-/// therefore ignored, and FINISH is written without touching the tick.
+/// therefore ignored. FINISH at a later tick than the current one is
+/// preceded by a TICK_SKIP, like any non-player record, so that it decodes
+/// at that tick; at the current tick or an earlier one it is written alone.
 ///
 /// ```
 /// use gamefmt::teehistorian::{Message, TeehistorianIter, TeehistorianWriter};
@@ -99,6 +101,18 @@ impl TeehistorianWriter {
         match *msg {
             Message::TickSkip { .. } => return Ok(()),
             Message::Finish => {
+                // A later tick survives only as a TICK_SKIP before FINISH
+                // (found by fuzzing: the round trip moved FINISH back).
+                let current = self.ticks.tick();
+                if tick > current {
+                    let dt = tick
+                        .checked_sub(current)
+                        .and_then(|d| d.checked_sub(1))
+                        .ok_or(Error::corrupt("tick out of range", at))?;
+                    let skip = Message::TickSkip { dt };
+                    encode(&skip, &mut self.out)?;
+                    self.ticks.apply(&skip);
+                }
                 self.finished = true;
                 encode_to_vec(ID_FINISH, &mut self.out);
                 return Ok(());
@@ -403,5 +417,32 @@ mod tests {
             .map(|r| r.unwrap().tick)
             .collect();
         assert_eq!(ticks, [1, 2, 3, 3, 10, 10, 10]);
+    }
+
+    /// Fuzz finding: TICK_SKIP then FINISH decodes FINISH at the later
+    /// tick; writing that back used to drop the skip, moving FINISH back.
+    #[test]
+    fn finish_keeps_a_later_tick() {
+        let mut w = TeehistorianWriter::new(r#"{"version":"2"}"#).unwrap();
+        w.write(1, &Message::Join { cid: 0 }).unwrap();
+        w.write(15, &Message::Finish).unwrap();
+        let bytes = w.into_bytes();
+        let records: Vec<_> = TeehistorianIter::new(&bytes)
+            .unwrap()
+            .map(|r| r.unwrap())
+            .filter(|r| !matches!(r.message, Message::TickSkip { .. }))
+            .map(|r| (r.tick, r.message))
+            .collect();
+        assert_eq!(
+            records,
+            [(1, Message::Join { cid: 0 }), (15, Message::Finish)]
+        );
+        // An earlier tick is not an error: FINISH stays at the current one.
+        let mut w = TeehistorianWriter::new(r#"{"version":"2"}"#).unwrap();
+        w.write(4, &Message::Join { cid: 0 }).unwrap();
+        w.write(0, &Message::Finish).unwrap();
+        let bytes = w.into_bytes();
+        let last = TeehistorianIter::new(&bytes).unwrap().last();
+        assert_eq!(last.map(|r| r.unwrap().tick), Some(4));
     }
 }

@@ -1,0 +1,181 @@
+//! Slippi on arbitrary bytes: no panic, no hang through SlpView, the event
+//! iterator (every typed accessor of every event), Frames, the splitter
+//! reassemblers and the metadata. The push Decoder fed in pieces and the
+//! std Reader yield the same events and ending as the slice iterator; the
+//! events, written back by SlpWriter, decode to the same events.
+#![no_main]
+
+use std::io;
+
+use gamefmt::Error;
+use gamefmt::slippi::{
+    Decoded, Decoder, Ending, Event, Frames, Metadata, Reader, Reassembler, SlippiEventIter,
+    SlpView, SlpWriter, VecReassembler, ubjson,
+};
+use gamefmt_fuzz::slippi::{touch_event, touch_frame, touch_game_end, touch_game_start};
+use gamefmt_fuzz::{pieces, touch};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|bytes: &[u8]| {
+    // The slice iterator, the reference for everything below.
+    let mut iter = SlippiEventIter::new(bytes);
+    let mut events = Vec::new();
+    let error = loop {
+        match iter.next_event() {
+            Ok(Some(e)) => events.push(e),
+            Ok(None) => break None,
+            Err(e) => break Some(e),
+        }
+    };
+    assert_eq!(
+        iter.next_event(),
+        Ok(None),
+        "fused after the end or an error"
+    );
+    let ending = iter.ending();
+
+    let mut buf = vec![0u8; 1 << 16];
+    let mut fixed = Reassembler::new(&mut buf);
+    let mut grown = VecReassembler::new();
+    for e in &events {
+        touch_event(e);
+        if let Event::MessageSplitter(s) = e {
+            let a = fixed.push(s);
+            let b = grown.push(s);
+            if a.is_ok() {
+                assert_eq!(a, b);
+                assert_eq!(fixed.message(), grown.message());
+            }
+            if let Some((_, m)) = grown.message() {
+                touch_event(&Event::GeckoList(gamefmt::slippi::GeckoList::new(m)));
+            }
+        }
+    }
+
+    for frame in Frames::new(bytes) {
+        match frame {
+            Ok(f) => touch_frame(&f),
+            Err(e) => {
+                assert_eq!(Some(e), error);
+                break;
+            }
+        }
+    }
+
+    let view = SlpView::parse(bytes);
+    if let Ok(view) = &view {
+        touch((view.raw(), view.declared_raw_len(), view.payload_sizes()));
+        if let Ok(g) = view.game_start() {
+            touch_game_start(&g);
+        }
+        if let Some(e) = view.game_end() {
+            touch_game_end(&e);
+        }
+        if let Ok(Some(m)) = view.metadata() {
+            gamefmt_fuzz::slippi::touch_metadata(&m);
+        }
+        assert_eq!(view.ending(), ending);
+        assert!(
+            view.events()
+                .map_while(Result::ok)
+                .eq(events.iter().copied())
+        );
+    }
+
+    // The push decoder, fed in pieces, agrees with the iterator.
+    let (pushed, push_error, push_ending) = push(bytes);
+    assert_eq!(pushed, events.iter().map(owned).collect::<Vec<_>>());
+    assert_eq!(push_error, error);
+    if error.is_none() {
+        assert_eq!(push_ending, ending);
+    }
+
+    // The std Reader with a small buffer agrees too.
+    let mut reader = Reader::with_capacity(io::Cursor::new(bytes), 64 + bytes.len() % 4096);
+    let mut seen = 0;
+    let finished = loop {
+        match reader.next() {
+            Some(Ok(Decoded::Event(e))) => {
+                assert_eq!(events.get(seen), Some(&e));
+                seen += 1;
+            }
+            Some(Ok(_)) => {}
+            Some(Err(_)) => break false,
+            None => break true,
+        }
+    };
+    if finished {
+        assert!(error.is_none());
+        assert_eq!(seen, events.len());
+        assert_eq!(reader.ending(), ending);
+    }
+
+    // Re-encoding: the table, then every event after it.
+    let Some((Event::EventPayloads(_), rest)) = events.split_first() else {
+        return;
+    };
+    let Ok(view) = view else { return };
+    let Ok(sizes) = view.payload_sizes() else {
+        return;
+    };
+    let Ok(mut w) = SlpWriter::new(&sizes) else {
+        return;
+    };
+    for e in rest {
+        w.event(e.code(), e.payload()).unwrap();
+    }
+    let meta = view
+        .metadata_bytes()
+        .filter(|m| ubjson::value_len(m).is_ok_and(|n| n == m.len()));
+    let written = w.finish(meta).unwrap();
+    let back: Vec<Event<'_>> = SlippiEventIter::new(&written)
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(&back[1..], rest);
+    let back_view = SlpView::parse(&written).unwrap();
+    assert_eq!(back_view.metadata_bytes(), meta);
+    if let Some(m) = meta {
+        assert_eq!(back_view.metadata().ok().flatten(), Metadata::parse(m).ok());
+    }
+});
+
+/// Feeds `bytes` to a Decoder in pieces, as a stream would arrive; returns
+/// the events, the error met while still in the raw events, and the ending.
+fn push(bytes: &[u8]) -> (Vec<(u8, Vec<u8>)>, Option<Error>, Ending) {
+    let mut decoder = Decoder::new();
+    let mut pending: Vec<u8> = Vec::new();
+    let mut events = Vec::new();
+    for piece in pieces(bytes).into_iter().chain([&[][..]]) {
+        pending.extend_from_slice(piece);
+        let mut used = 0;
+        loop {
+            match decoder.decode(&pending[used..]) {
+                Ok((Decoded::Event(e), n)) => {
+                    events.push(owned(&e));
+                    used += n;
+                }
+                Ok((Decoded::NeedMore, _)) => break,
+                Ok((Decoded::Done, n)) => {
+                    used += n;
+                    pending.drain(..used);
+                    return (events, None, decoder.ending(pending.len()));
+                }
+                Ok((_, n)) => used += n,
+                // As for the iterator: damage after raw is not an event error.
+                Err(e) if decoder.in_raw() => return (events, Some(e), decoder.ending(0)),
+                Err(_) => {
+                    pending.drain(..used);
+                    return (events, None, decoder.ending(pending.len()));
+                }
+            }
+        }
+        pending.drain(..used);
+    }
+    (events, None, decoder.ending(pending.len()))
+}
+
+/// An event as its command byte and an owned copy of its payload (the
+/// pending buffer it borrows from moves).
+fn owned(e: &Event<'_>) -> (u8, Vec<u8>) {
+    (e.code(), e.payload().to_vec())
+}
