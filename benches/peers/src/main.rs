@@ -76,7 +76,7 @@ fn main() {
 
     println!("\n== summary ==");
     println!(
-        "| {:<22} | {:<28} | {:>9} | {:>9} | {:>8} | {:>6} |",
+        "| {:<22} | {:<30} | {:>9} | {:>9} | {:>8} | {:>6} |",
         "format", "peer", "ours MB/s", "peer MB/s", "ratio", "files"
     );
     for line in summary {
@@ -206,7 +206,7 @@ fn compare(
         mbs(p)
     );
     Some(format!(
-        "| {:<22} | {:<28} | {:>9.1} | {:>9.1} | {:>7.2}x | {:>6} |",
+        "| {:<22} | {:<30} | {:>9.1} | {:>9.1} | {:>7.2}x | {:>6} |",
         title,
         peer.name,
         mbs(o),

@@ -267,7 +267,7 @@ pub fn slippi_walk(files: &[(String, Vec<u8>)], rounds: usize) -> String {
     let gbs = bytes as f64 / median(&mut t) / 1e9;
     println!("  {:.2} GB/s over {} files", gbs, files.len());
     format!(
-        "| {:<22} | {:<28} | {:>9.0} | {:>9} | {:>8} | {:>6} |",
+        "| {:<22} | {:<30} | {:>9.0} | {:>9} | {:>8} | {:>6} |",
         "Slippi event walk",
         "(none; target 10 GB/s)",
         gbs * 1e3,
