@@ -43,10 +43,8 @@ fn main() -> R<()> {
         }
         ["gen-slp", out, _, src] => gen_slp(out, mb(&a[2])?, src)?,
         ["read-th", file] => {
-            let mut r = teehistorian::Reader::new(BufReader::with_capacity(
-                1 << 16,
-                File::open(file)?,
-            ))?;
+            let mut r =
+                teehistorian::Reader::new(BufReader::with_capacity(1 << 16, File::open(file)?))?;
             let (mut n, mut ticks) = (0u64, 0i64);
             while let Some(rec) = r.next() {
                 ticks += i64::from(rec?.tick);
@@ -63,7 +61,10 @@ fn main() -> R<()> {
                     frames += u64::from(matches!(e, Event::FrameBookend(_)));
                 }
             }
-            println!("{n} events, {frames} frame bookends, ending {:?}", r.ending());
+            println!(
+                "{n} events, {frames} frame bookends, ending {:?}",
+                r.ending()
+            );
         }
         _ => return Err("usage: see the source's header".into()),
     }
