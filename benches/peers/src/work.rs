@@ -1,0 +1,477 @@
+//! What each side does, per format. Both sides get the same bytes in
+//! memory and return the counts they must agree on.
+
+use std::hint::black_box;
+use std::io::Cursor;
+use std::time::Instant;
+
+use gamefmt::datafile::DatafileView;
+use gamefmt::demo::{Chunk, ChunkKind, DemoView, OwnedBuffers, Reconstructor};
+use gamefmt::map::MapView;
+use gamefmt::slippi::{Event, GeckoList, Reassembler, SlippiEventIter, SlpView};
+use gamefmt::teehistorian::{Message, TeehistorianIter};
+
+use crate::{Count, Side, median};
+
+fn e<E: std::fmt::Display>(e: E) -> String {
+    e.to_string()
+}
+
+// ---------------------------------------------------------------- Slippi
+
+pub fn slippi_sides() -> (Side<'static>, Side<'static>) {
+    let mut gecko_buf = vec![0u8; 1 << 17];
+    let ours = Side {
+        name: "gamefmt",
+        work: "SlpView::parse, metadata read (start time, last frame, platform, \
+               console, every player's names and characters), every event of \
+               the stream through SlippiEventIter and every field of every \
+               typed event read and summed, Gecko list reassembled and its \
+               codes walked; count = frames",
+        run: Box::new(move |b| slippi_full(b, &mut gecko_buf)),
+    };
+    let peer = Side {
+        name: "peppi 2.1.2",
+        work: "peppi::io::slippi::read(Cursor, None): full parse into its \
+               columnar frames (every field of every event), start/end, \
+               metadata to a JSON map, Gecko codes kept; count = frames.len()",
+        run: Box::new(|b| {
+            let g = peppi::io::slippi::read(Cursor::new(b), None).map_err(e)?;
+            Ok((black_box(g).frames.len() as u64, 0))
+        }),
+    };
+    (ours, peer)
+}
+
+/// Adds an optional number to a checksum.
+fn f<T: Into<f64>>(acc: &mut f64, v: Option<T>) {
+    if let Some(v) = v {
+        *acc += v.into();
+    }
+}
+
+fn slippi_full(bytes: &[u8], gecko_buf: &mut [u8]) -> Result<Count, String> {
+    let view = SlpView::parse(bytes).map_err(e)?;
+    let mut acc = 0.0f64;
+    if let Ok(Some(m)) = view.metadata() {
+        f(&mut acc, m.start_at().map(|s| s.len() as u32));
+        f(&mut acc, m.last_frame().map(|v| v as f64));
+        f(&mut acc, m.played_on().map(|s| s.len() as u32));
+        f(&mut acc, m.console_nick().map(|s| s.len() as u32));
+        for p in m.players() {
+            f(&mut acc, p.index());
+            f(&mut acc, p.netplay_name().map(|s| s.len() as u32));
+            f(&mut acc, p.connect_code().map(|s| s.len() as u32));
+            for (c, n) in p.characters() {
+                acc += f64::from(c) + n as f64;
+            }
+        }
+    }
+    let mut gecko = Reassembler::new(gecko_buf);
+    let (mut starts, mut frames, mut last) = (0u64, 0u64, None);
+    for ev in view.events() {
+        let ev = ev.map_err(e)?;
+        match &ev {
+            Event::FrameStart(_) => starts += 1,
+            Event::PreFrame(p) => {
+                if p.frame() != last {
+                    last = p.frame();
+                    frames += 1;
+                }
+            }
+            Event::MessageSplitter(s) => {
+                if gecko.push(s).map_err(e)? {
+                    let Some((_, list)) = gecko.message() else {
+                        return Err("gecko".into());
+                    };
+                    acc += GeckoList::new(list).codes().count() as f64;
+                }
+            }
+            _ => {}
+        }
+        read_all(&ev, &mut acc);
+    }
+    black_box(acc);
+    // Replays from before FrameStart (2.2) have one frame per new pre-frame
+    // frame number, as peppi counts them.
+    Ok((if starts > 0 { starts } else { frames }, 0))
+}
+
+/// Reads every field of every event through the typed views.
+fn read_all(e: &Event<'_>, acc: &mut f64) {
+    match e {
+        Event::GameStart(g) => {
+            f(acc, g.stage());
+            f(acc, g.random_seed());
+            f(acc, g.timer_seconds());
+            f(acc, g.damage_ratio());
+            f(acc, g.is_pal().map(u8::from));
+            f(acc, g.major_scene());
+            f(acc, g.game_number());
+            for i in 0..6 {
+                if let Some(p) = g.player(i) {
+                    f(acc, p.character());
+                    f(acc, p.player_type());
+                    f(acc, p.stocks());
+                    f(acc, p.offense_ratio());
+                    f(acc, p.model_scale());
+                }
+            }
+            for i in 0..4 {
+                f(acc, g.dashback_fix(i));
+                f(acc, g.display_name(i).map(|s| s.len() as u32));
+            }
+        }
+        Event::PreFrame(p) => {
+            f(acc, p.frame());
+            f(acc, p.player_index());
+            f(acc, p.is_follower().map(u8::from));
+            f(acc, p.random_seed());
+            f(acc, p.action_state());
+            f(acc, p.position_x());
+            f(acc, p.position_y());
+            f(acc, p.facing_direction());
+            f(acc, p.joystick_x());
+            f(acc, p.joystick_y());
+            f(acc, p.cstick_x());
+            f(acc, p.cstick_y());
+            f(acc, p.trigger());
+            f(acc, p.buttons());
+            f(acc, p.physical_buttons());
+            f(acc, p.physical_l());
+            f(acc, p.physical_r());
+            f(acc, p.raw_joystick_x());
+            f(acc, p.percent());
+            f(acc, p.raw_joystick_y());
+            f(acc, p.raw_cstick_x());
+            f(acc, p.raw_cstick_y());
+        }
+        Event::PostFrame(p) => {
+            f(acc, p.frame());
+            f(acc, p.player_index());
+            f(acc, p.is_follower().map(u8::from));
+            f(acc, p.internal_character());
+            f(acc, p.action_state());
+            f(acc, p.position_x());
+            f(acc, p.position_y());
+            f(acc, p.facing_direction());
+            f(acc, p.percent());
+            f(acc, p.shield_size());
+            f(acc, p.last_attack_landed());
+            f(acc, p.combo_count());
+            f(acc, p.last_hit_by());
+            f(acc, p.stocks_remaining());
+            f(acc, p.action_state_frame_counter());
+            if let Some(s) = p.state_flags() {
+                *acc += s.iter().map(|&x| f64::from(x)).sum::<f64>();
+            }
+            f(acc, p.misc_action_state());
+            f(acc, p.is_airborne().map(u8::from));
+            f(acc, p.last_ground_id());
+            f(acc, p.jumps_remaining());
+            f(acc, p.l_cancel_status());
+            f(acc, p.hurtbox_state());
+            f(acc, p.self_induced_air_x_speed());
+            f(acc, p.self_induced_y_speed());
+            f(acc, p.attack_based_x_speed());
+            f(acc, p.attack_based_y_speed());
+            f(acc, p.self_induced_ground_x_speed());
+            f(acc, p.hitlag_remaining());
+            f(acc, p.animation_index());
+            f(acc, p.instance_hit_by());
+            f(acc, p.instance_id());
+        }
+        Event::ItemUpdate(i) => {
+            f(acc, i.frame());
+            f(acc, i.type_id());
+            f(acc, i.state());
+            f(acc, i.facing_direction());
+            f(acc, i.velocity_x());
+            f(acc, i.velocity_y());
+            f(acc, i.position_x());
+            f(acc, i.position_y());
+            f(acc, i.damage_taken());
+            f(acc, i.expiration_timer());
+            f(acc, i.spawn_id());
+            if let Some(m) = i.misc() {
+                *acc += m.iter().map(|&x| f64::from(x)).sum::<f64>();
+            }
+            f(acc, i.owner());
+            f(acc, i.instance_id());
+        }
+        Event::FrameStart(s) => {
+            f(acc, s.frame());
+            f(acc, s.random_seed());
+            f(acc, s.scene_frame_counter());
+        }
+        Event::FrameBookend(b) => {
+            f(acc, b.frame());
+            f(acc, b.latest_finalized_frame());
+        }
+        Event::GameEnd(e) => {
+            f(acc, e.method());
+            f(acc, e.lras_initiator());
+            if let Some(p) = e.placements() {
+                *acc += p.iter().map(|&x| f64::from(x)).sum::<f64>();
+            }
+        }
+        Event::FodPlatform(e) => {
+            f(acc, e.frame());
+            f(acc, e.platform());
+            f(acc, e.height());
+        }
+        Event::Whispy(e) => {
+            f(acc, e.frame());
+            f(acc, e.direction());
+        }
+        Event::StadiumTransformation(e) => {
+            f(acc, e.frame());
+            f(acc, e.event());
+            f(acc, e.transformation());
+        }
+        _ => {}
+    }
+}
+
+/// The bare event walk (command byte and declared size only), each file
+/// walked `REPS` times in a row so that it is in cache after the first.
+pub fn slippi_walk(files: &[(String, Vec<u8>)], rounds: usize) -> String {
+    const REPS: usize = 50;
+    println!("\n== Slippi event walk (no peer) ==");
+    println!(
+        "  ours: SlippiEventIter over the raw stream, every event's command \
+         byte summed; each file walked {REPS} times in a row (in cache)"
+    );
+    let files: Vec<&[u8]> = files
+        .iter()
+        .filter(|(_, b)| SlippiEventIter::new(b).all(|e| e.is_ok()))
+        .map(|(_, b)| b.as_slice())
+        .collect();
+    let bytes: usize = files.iter().map(|b| b.len()).sum::<usize>() * REPS;
+    let mut t = Vec::new();
+    for _ in 0..rounds {
+        let start = Instant::now();
+        let mut n = 0u64;
+        for b in &files {
+            for _ in 0..REPS {
+                for ev in SlippiEventIter::new(black_box(b)) {
+                    if let Ok(ev) = ev {
+                        n += u64::from(ev.code());
+                    }
+                }
+            }
+        }
+        black_box(n);
+        t.push(start.elapsed().as_secs_f64());
+    }
+    let gbs = bytes as f64 / median(&mut t) / 1e9;
+    println!("  {:.2} GB/s over {} files", gbs, files.len());
+    format!(
+        "| {:<22} | {:<30} | {:>9.0} | {:>9} | {:>8} | {:>6} |",
+        "Slippi event walk",
+        "(none; target 10 GB/s)",
+        gbs * 1e3,
+        "-",
+        "-",
+        files.len()
+    )
+}
+
+// ---------------------------------------------------------- Teehistorian
+
+pub fn teehistorian_sides() -> (Side<'static>, Side<'static>) {
+    let ours = Side {
+        name: "gamefmt",
+        work: "TeehistorianIter: header parsed, every message decoded to its \
+               typed variant with its tick tracked (ticks summed), every EX \
+               message parsed to its typed form; count = messages until \
+               FINISH, the end or the first error",
+        run: Box::new(|b| {
+            let it = TeehistorianIter::new(b).map_err(e)?;
+            let (mut n, mut ticks) = (0u64, 0i64);
+            for r in it {
+                let Ok(r) = r else { break };
+                ticks += i64::from(r.tick);
+                if let Message::Ex(ex) = &r.message {
+                    let _ = black_box(ex.parse());
+                }
+                black_box(&r);
+                n += 1;
+            }
+            black_box(ticks);
+            Ok((n, 0))
+        }),
+    };
+    let peer = Side {
+        name: "teehistorian 0.12",
+        work: "Th::parse(&[u8]), header, next_chunk until EOS or error: every \
+               chunk decoded to its typed variant, EX chunks by UUID (no tick \
+               tracking); count = chunks",
+        run: Box::new(|b| {
+            let mut th = teehistorian::Th::parse(b).map_err(e)?;
+            th.header().map_err(e)?;
+            let mut n = 0u64;
+            loop {
+                match th.next_chunk() {
+                    Ok(c) => {
+                        n += 1;
+                        if black_box(c) == teehistorian::Chunk::Eos {
+                            break;
+                        }
+                    }
+                    Err(_) => break,
+                }
+            }
+            Ok((n, 0))
+        }),
+    };
+    (ours, peer)
+}
+
+// ------------------------------------------------------------------- Maps
+
+pub fn map_sides() -> (Side<'static>, Side<'static>) {
+    let mut buf = Vec::new();
+    let ours = Side {
+        name: "gamefmt",
+        work: "DatafileView::parse + MapView::new (every map item checked), \
+               groups/layers/images/envelope points walked, then every data \
+               item of the file inflated (decompress_into, one reused \
+               buffer); count = (layers, images)",
+        run: Box::new(move |b| {
+            let df = DatafileView::parse(b).map_err(e)?;
+            let map = MapView::new(df.clone()).map_err(e)?;
+            let mut acc = 0usize;
+            let mut layers = 0u64;
+            for g in map.groups() {
+                for l in g.layers() {
+                    acc = acc.wrapping_add(l.flags() as usize);
+                    layers += 1;
+                }
+            }
+            acc = map
+                .env_points()
+                .fold(acc, |a, p| a.wrapping_add(p.time() as usize));
+            let images = map.images().len() as u64;
+            for i in 0..df.data_count() {
+                let size = df.data_size(i).unwrap_or(0);
+                if buf.len() < size {
+                    buf.resize(size, 0);
+                }
+                acc = acc.wrapping_add(df.decompress_into(i, &mut buf).map_err(e)?.len());
+            }
+            black_box(acc);
+            Ok((layers, images))
+        }),
+    };
+    let peer = Side {
+        name: "twmap 0.16",
+        work: "TwMap::parse (datafile, every item, check) + TwMap::load \
+               (every image, tile layer and sound inflated and converted); \
+               count = (layers, images)",
+        run: Box::new(|b| {
+            let mut m = twmap::TwMap::parse(b).map_err(e)?;
+            m.load().map_err(e)?;
+            let layers = m.groups.iter().map(|g| g.layers.len() as u64).sum();
+            Ok((layers, black_box(m).images.len() as u64))
+        }),
+    };
+    (ours, peer)
+}
+
+// ------------------------------------------------------------------ Demos
+
+pub fn demo_sides() -> (Side<'static>, Side<'static>) {
+    let mut owned = OwnedBuffers::new();
+    let ours = Side {
+        name: "gamefmt",
+        work: "DemoView::parse, every chunk: Huffman and packed ints of every \
+               payload (messages too), keyframes and deltas applied so the \
+               full snapshot is rebuilt at every tick; count = (snapshots, \
+               items that are not UUID type items)",
+        run: Box::new(move |b| {
+            let view = DemoView::parse(b).map_err(e)?;
+            let mut rec = Reconstructor::new(owned.buffers(), view.header().item_sizes());
+            let (mut snaps, mut items) = (0u64, 0u64);
+            for chunk in view.chunks() {
+                let Ok(chunk) = chunk else { break };
+                match chunk {
+                    Chunk::Data {
+                        kind: ChunkKind::Message | ChunkKind::Unknown,
+                        payload,
+                    } => {
+                        if rec.decode(payload).is_err() {
+                            break;
+                        }
+                    }
+                    Chunk::Data { .. } => {
+                        if rec.feed(&chunk).is_err() {
+                            break;
+                        }
+                        if let Some(s) = rec.snapshot() {
+                            snaps += 1;
+                            items += s.items().filter(|i| i.type_id() != 0).count() as u64;
+                        }
+                    }
+                    Chunk::Tick { .. } => {}
+                }
+            }
+            Ok((snaps, items))
+        }),
+    };
+    let mut delta = libtw2_snapshot::Delta::new();
+    let mut snap = libtw2_snapshot::Snap::empty();
+    let mut old = libtw2_snapshot::Snap::empty();
+    let mut ints = Vec::new();
+    let peer = Side {
+        name: "libtw2 demo 0.3 + snapshot 0.2",
+        work: "libtw2_demo::Reader over a Cursor: every chunk Huffman-decoded, \
+               message ints unpacked; Snap::read for keyframes, Delta::read + \
+               Snap::read_with_delta for deltas, so the full snapshot is \
+               rebuilt at every tick (same item size table); count = \
+               (snapshots, Snap::items)",
+        run: Box::new(move |b| {
+            let w = &mut libtw2_warn::Ignore;
+            let mut r = libtw2_demo::Reader::new(Cursor::new(b), w).map_err(e)?;
+            let nv = String::from_utf8_lossy(r.net_version()).into_owned();
+            let sizes = gamefmt::demo::net_item_sizes(&nv);
+            let size = |t: u16| match sizes.get(usize::from(t)) {
+                Some(&s) if s != 0 => Some(u32::from(s)),
+                _ => None,
+            };
+            let (mut snaps, mut items) = (0u64, 0u64);
+            snap.clone_from(&libtw2_snapshot::Snap::empty());
+            loop {
+                let chunk = match r.read_chunk(w) {
+                    Ok(Some(c)) => c,
+                    _ => break,
+                };
+                match chunk {
+                    libtw2_demo::RawChunk::Snapshot(data) => {
+                        if snap.read(w, &mut ints, data).is_err() {
+                            break;
+                        }
+                    }
+                    libtw2_demo::RawChunk::SnapshotDelta(data) => {
+                        let mut p = libtw2_packer::Unpacker::new(data);
+                        if delta.read(w, size, &mut p).is_err()
+                            || old.read_with_delta(w, &snap, &delta).is_err()
+                        {
+                            break;
+                        }
+                        std::mem::swap(&mut old, &mut snap);
+                    }
+                    libtw2_demo::RawChunk::Message(m) => {
+                        black_box(m);
+                        continue;
+                    }
+                    _ => continue,
+                }
+                snaps += 1;
+                items += snap.items().count() as u64;
+            }
+            Ok((snaps, items))
+        }),
+    };
+    (ours, peer)
+}
