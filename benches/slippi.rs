@@ -12,9 +12,12 @@
 
 #[path = "../tests/common/mod.rs"]
 mod common;
+#[path = "common/slippi_fields.rs"]
+mod slippi_fields;
 
 use divan::counter::BytesCount;
 use gamefmt::slippi::{Event, GeckoList, Reassembler, SlippiEventIter, SlpView};
+use slippi_fields::{f, read_all};
 
 fn main() {
     divan::main();
@@ -34,143 +37,6 @@ fn replays() -> &'static [(String, Vec<u8>)] {
 
 fn total_bytes() -> usize {
     replays().iter().map(|(_, b)| b.len()).sum()
-}
-
-/// Folds an optional number into a checksum.
-fn f<T: Into<f64>>(acc: &mut f64, v: Option<T>) {
-    if let Some(v) = v {
-        *acc += v.into();
-    }
-}
-
-/// Reads every field of every event through the typed views.
-fn read_all(e: &Event<'_>, acc: &mut f64) {
-    match e {
-        Event::GameStart(g) => {
-            f(acc, g.stage());
-            f(acc, g.random_seed());
-            f(acc, g.timer_seconds());
-            f(acc, g.damage_ratio());
-            f(acc, g.is_pal().map(u8::from));
-            f(acc, g.major_scene());
-            f(acc, g.game_number());
-            for i in 0..6 {
-                if let Some(p) = g.player(i) {
-                    f(acc, p.character());
-                    f(acc, p.player_type());
-                    f(acc, p.stocks());
-                    f(acc, p.offense_ratio());
-                    f(acc, p.model_scale());
-                }
-            }
-            for i in 0..4 {
-                f(acc, g.dashback_fix(i));
-                f(acc, g.display_name(i).map(|s| s.len() as u32));
-            }
-        }
-        Event::PreFrame(p) => {
-            f(acc, p.frame());
-            f(acc, p.player_index());
-            f(acc, p.is_follower().map(u8::from));
-            f(acc, p.random_seed());
-            f(acc, p.action_state());
-            f(acc, p.position_x());
-            f(acc, p.position_y());
-            f(acc, p.facing_direction());
-            f(acc, p.joystick_x());
-            f(acc, p.joystick_y());
-            f(acc, p.cstick_x());
-            f(acc, p.cstick_y());
-            f(acc, p.trigger());
-            f(acc, p.buttons());
-            f(acc, p.physical_buttons());
-            f(acc, p.physical_l());
-            f(acc, p.physical_r());
-            f(acc, p.raw_joystick_x());
-            f(acc, p.percent());
-            f(acc, p.raw_joystick_y());
-            f(acc, p.raw_cstick_x());
-            f(acc, p.raw_cstick_y());
-        }
-        Event::PostFrame(p) => {
-            f(acc, p.frame());
-            f(acc, p.player_index());
-            f(acc, p.is_follower().map(u8::from));
-            f(acc, p.internal_character());
-            f(acc, p.action_state());
-            f(acc, p.position_x());
-            f(acc, p.position_y());
-            f(acc, p.facing_direction());
-            f(acc, p.percent());
-            f(acc, p.shield_size());
-            f(acc, p.last_attack_landed());
-            f(acc, p.combo_count());
-            f(acc, p.last_hit_by());
-            f(acc, p.stocks_remaining());
-            f(acc, p.action_state_frame_counter());
-            f(acc, p.state_flags().map(|s| s[0]));
-            f(acc, p.misc_action_state());
-            f(acc, p.is_airborne().map(u8::from));
-            f(acc, p.last_ground_id());
-            f(acc, p.jumps_remaining());
-            f(acc, p.l_cancel_status());
-            f(acc, p.hurtbox_state());
-            f(acc, p.self_induced_air_x_speed());
-            f(acc, p.self_induced_y_speed());
-            f(acc, p.attack_based_x_speed());
-            f(acc, p.attack_based_y_speed());
-            f(acc, p.self_induced_ground_x_speed());
-            f(acc, p.hitlag_remaining());
-            f(acc, p.animation_index());
-            f(acc, p.instance_hit_by());
-            f(acc, p.instance_id());
-        }
-        Event::ItemUpdate(i) => {
-            f(acc, i.frame());
-            f(acc, i.type_id());
-            f(acc, i.state());
-            f(acc, i.facing_direction());
-            f(acc, i.velocity_x());
-            f(acc, i.velocity_y());
-            f(acc, i.position_x());
-            f(acc, i.position_y());
-            f(acc, i.damage_taken());
-            f(acc, i.expiration_timer());
-            f(acc, i.spawn_id());
-            f(acc, i.misc().map(|m| m[0]));
-            f(acc, i.owner());
-            f(acc, i.instance_id());
-        }
-        Event::FrameStart(s) => {
-            f(acc, s.frame());
-            f(acc, s.random_seed());
-            f(acc, s.scene_frame_counter());
-        }
-        Event::FrameBookend(b) => {
-            f(acc, b.frame());
-            f(acc, b.latest_finalized_frame());
-        }
-        Event::GameEnd(e) => {
-            f(acc, e.method());
-            f(acc, e.lras_initiator());
-            f(acc, e.placements().map(|p| p[0]));
-        }
-        Event::FodPlatform(e) => {
-            f(acc, e.frame());
-            f(acc, e.platform());
-            f(acc, e.height());
-        }
-        Event::Whispy(e) => {
-            f(acc, e.frame());
-            f(acc, e.direction());
-        }
-        Event::StadiumTransformation(e) => {
-            f(acc, e.frame());
-            f(acc, e.event());
-            f(acc, e.transformation());
-        }
-        _ => {}
-    }
 }
 
 /// Walks every event by its declared size (command byte only).
