@@ -126,6 +126,17 @@ pub struct Entries<'a> {
 
 impl<'a> Entries<'a> {
     fn step(&mut self) -> Result<Option<(&'a [u8], Value<'a>)>> {
+        // Payload-less typed elements (`[$Z#L...`) cost no bytes, so their
+        // count is a bare claim: refuse one larger than the container's
+        // bytes rather than loop over it.
+        if !self.object
+            && self.typed.and_then(scalar_size) == Some(0)
+            && self.remaining > Some(self.data.len() as u64)
+        {
+            return Err(self.c.error(crate::ErrorKind::Corrupt(
+                "UBJSON typed array claims more payload-less values than it has bytes",
+            )));
+        }
         match self.remaining.as_mut() {
             Some(0) => return Ok(None),
             Some(n) => *n = n.saturating_sub(1),
@@ -403,6 +414,24 @@ mod tests {
             value_len(b"[$Z#L\x7f\xff\xff\xff\xff\xff\xff\xff").unwrap(),
             13
         );
+        // Iterating it is refused at once instead of yielding 2^63 nulls;
+        // a small one yields its nulls.
+        let (Value::Array(huge), _) =
+            parse_value(b"[$Z#L\x7f\xff\xff\xff\xff\xff\xff\xff").unwrap()
+        else {
+            panic!()
+        };
+        let mut entries = huge.entries();
+        assert!(matches!(
+            entries.next(),
+            Some(Err(e)) if matches!(e.kind, ErrorKind::Corrupt(_))
+        ));
+        assert!(entries.next().is_none());
+        let (Value::Array(small), _) = parse_value(b"[$Z#U\x02").unwrap() else {
+            panic!()
+        };
+        let nulls: std::vec::Vec<_> = small.entries().map(|e| e.unwrap().1).collect();
+        assert_eq!(nulls, [Value::Null, Value::Null]);
         let counted_obj = b"{#U\x01U\x01kU\x07";
         assert_eq!(value_len(counted_obj).unwrap(), counted_obj.len());
         assert_eq!(
