@@ -98,31 +98,16 @@ impl TeehistorianWriter {
         if self.finished {
             return Err(Error::corrupt("message after FINISH", at));
         }
-        match *msg {
-            Message::TickSkip { .. } => return Ok(()),
-            Message::Finish => {
-                // A later tick survives only as a TICK_SKIP before FINISH
-                // (found by fuzzing: the round trip moved FINISH back).
-                let current = self.ticks.tick();
-                if tick > current {
-                    let dt = tick
-                        .checked_sub(current)
-                        .and_then(|d| d.checked_sub(1))
-                        .ok_or(Error::corrupt("tick out of range", at))?;
-                    let skip = Message::TickSkip { dt };
-                    encode(&skip, &mut self.out)?;
-                    self.ticks.apply(&skip);
-                }
-                self.finished = true;
-                encode_to_vec(ID_FINISH, &mut self.out);
-                return Ok(());
-            }
-            _ => {}
-        }
         let current = self.ticks.tick();
-        if tick < current {
-            return Err(Error::corrupt("tick goes backwards", at));
-        }
+        let tick = match *msg {
+            Message::TickSkip { .. } => return Ok(()),
+            // FINISH is never refused for its tick (a server writes it
+            // whenever it stops): an earlier one stays at the current tick,
+            // a later one gets its TICK_SKIP like any non-player record.
+            Message::Finish => tick.max(current),
+            _ if tick < current => return Err(Error::corrupt("tick goes backwards", at)),
+            _ => tick,
+        };
         let implicit = match msg.player_record_cid() {
             Some(cid) if tick == current => {
                 if self.ticks.starts_tick(cid) {
@@ -152,6 +137,7 @@ impl TeehistorianWriter {
         }
         ticks.apply(msg);
         self.ticks = ticks;
+        self.finished = matches!(msg, Message::Finish);
         Ok(())
     }
 
