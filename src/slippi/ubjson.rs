@@ -85,10 +85,23 @@ impl<'a> Container<'a> {
     #[must_use]
     pub fn entries(&self) -> Entries<'a> {
         let mut c = Cursor::new(self.body);
-        let header = header(&mut c);
-        let (typed, remaining, failed) = match header {
-            Ok((t, n)) => (t, n, false),
-            Err(_) => (None, None, true),
+        // Payload-less typed elements (`[$Z#L...`) cost no bytes, so their
+        // count is a bare claim: one larger than the container's bytes is
+        // refused rather than looped over.
+        let header = header(&mut c).and_then(|(typed, count)| {
+            if !self.object
+                && typed.and_then(scalar_size) == Some(0)
+                && count > Some(self.body.len() as u64)
+            {
+                return Err(c.error(crate::ErrorKind::Corrupt(
+                    "UBJSON typed array claims more payload-less values than it has bytes",
+                )));
+            }
+            Ok((typed, count))
+        });
+        let (typed, remaining, pending) = match header {
+            Ok((t, n)) => (t, n, None),
+            Err(e) => (None, None, Some(e)),
         };
         Entries {
             data: self.body,
@@ -96,7 +109,8 @@ impl<'a> Container<'a> {
             object: self.object,
             typed,
             remaining,
-            failed,
+            pending,
+            failed: false,
         }
     }
 
@@ -121,22 +135,13 @@ pub struct Entries<'a> {
     object: bool,
     typed: Option<u8>,
     remaining: Option<u64>,
+    /// A damaged container header, reported by the first `next`.
+    pending: Option<Error>,
     failed: bool,
 }
 
 impl<'a> Entries<'a> {
     fn step(&mut self) -> Result<Option<(&'a [u8], Value<'a>)>> {
-        // Payload-less typed elements (`[$Z#L...`) cost no bytes, so their
-        // count is a bare claim: refuse one larger than the container's
-        // bytes rather than loop over it.
-        if !self.object
-            && self.typed.and_then(scalar_size) == Some(0)
-            && self.remaining > Some(self.data.len() as u64)
-        {
-            return Err(self.c.error(crate::ErrorKind::Corrupt(
-                "UBJSON typed array claims more payload-less values than it has bytes",
-            )));
-        }
         match self.remaining.as_mut() {
             Some(0) => return Ok(None),
             Some(n) => *n = n.saturating_sub(1),
@@ -163,6 +168,10 @@ impl<'a> Iterator for Entries<'a> {
     fn next(&mut self) -> Option<Self::Item> {
         if self.failed {
             return None;
+        }
+        if let Some(e) = self.pending.take() {
+            self.failed = true;
+            return Some(Err(e));
         }
         let out = self.step().transpose();
         if matches!(out, Some(Err(_)) | None) {
