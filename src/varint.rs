@@ -58,6 +58,55 @@ pub fn decode(src: &[u8]) -> Result<(i32, usize)> {
     Ok(((magnitude ^ sign.wrapping_neg()).cast_signed(), len))
 }
 
+/// Decodes a packed int that fits in one byte: `byte` must have bit 7 (the
+/// "another byte follows" flag) clear, which fast paths check first; its
+/// other bits are taken as [`decode`] takes them. One table load.
+#[inline(always)]
+#[must_use]
+pub fn decode_one_byte(byte: u8) -> i32 {
+    // The mask keeps the index inside the table, so the check folds away.
+    ONE_BYTE
+        .get(usize::from(byte & 0x7F))
+        .map_or(0, |&v| i32::from(v))
+}
+
+/// Every one-byte packed int, by its byte: six magnitude bits, flipped
+/// (`!v`) when the sign bit 0x40 is set.
+#[allow(
+    clippy::indexing_slicing,
+    reason = "compile-time table: b < 128 by the loop condition"
+)]
+const ONE_BYTE: [i8; 128] = {
+    let mut table = [0i8; 128];
+    let mut b = 0;
+    while b < 128 {
+        let magnitude = (b & 0x3F) as i8;
+        table[b] = if b & 0x40 != 0 { !magnitude } else { magnitude };
+        b += 1;
+    }
+    table
+};
+
+/// Decodes the packed int at `src[*at]` if it takes one or two bytes, and
+/// moves `at` past it; `None` (and `at` unchanged) for a longer one or one
+/// that `src` cuts short, which [`decode`] must then handle.
+#[inline(always)]
+pub(crate) fn decode_up_to_two_bytes(src: &[u8], at: &mut usize) -> Option<i32> {
+    let first = *src.get(*at)?;
+    if first & EXTEND == 0 {
+        *at = at.wrapping_add(1);
+        return Some(decode_one_byte(first));
+    }
+    let second = *src.get(at.wrapping_add(1))?;
+    if second & EXTEND != 0 {
+        return None;
+    }
+    *at = at.wrapping_add(2);
+    let magnitude = u32::from(first & 0x3F) | u32::from(second) << 6;
+    let sign = u32::from(first & SIGN != 0);
+    Some((magnitude ^ sign.wrapping_neg()).cast_signed())
+}
+
 /// Encodes `value` in its shortest form into `out`; returns the length used.
 #[inline]
 pub fn encode(value: i32, out: &mut [u8; MAX_LEN]) -> usize {
@@ -204,6 +253,37 @@ mod tests {
         for &(bytes, value, len) in LENIENT {
             assert_eq!(decode(bytes), Ok((value, len)), "{bytes:02x?}");
         }
+    }
+
+    #[test]
+    fn one_byte_form_matches_decode() {
+        for byte in 0..0x80u8 {
+            assert_eq!(
+                decode(&[byte]),
+                Ok((decode_one_byte(byte), 1)),
+                "{byte:02x}"
+            );
+        }
+    }
+
+    #[test]
+    fn up_to_two_bytes_matches_decode() {
+        for first in 0..=0xFFu8 {
+            for second in 0..=0xFFu8 {
+                let src = [0xAA, first, second];
+                let mut at = 1;
+                match decode_up_to_two_bytes(&src, &mut at) {
+                    Some(v) => assert_eq!(decode(&src[1..]), Ok((v, at - 1))),
+                    None => {
+                        assert_eq!(at, 1);
+                        assert!(first & EXTEND != 0 && second & EXTEND != 0);
+                    }
+                }
+            }
+        }
+        let mut at = 0;
+        assert_eq!(decode_up_to_two_bytes(&[0x80], &mut at), None);
+        assert_eq!(decode_up_to_two_bytes(&[], &mut at), None);
     }
 
     #[test]

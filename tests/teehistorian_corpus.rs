@@ -249,6 +249,41 @@ fn chunked_decoding_equals_slice_decoding() {
     }
 }
 
+/// `fold` (behind `for_each`, `count`, ...) runs its own loop for the
+/// common messages; it yields exactly what `next` yields, errors included.
+#[test]
+fn fold_equals_next() {
+    let Some(files) = corpus("fold_equals_next") else {
+        return;
+    };
+    for (name, bytes, _) in &files {
+        let Ok(iter) = TeehistorianIter::new(bytes) else {
+            continue;
+        };
+        // A `for` loop calls `next`.
+        let mut by_next = Vec::new();
+        for item in iter {
+            by_next.push(item);
+        }
+        let by_fold = TeehistorianIter::new(bytes)
+            .unwrap()
+            .fold(Vec::new(), |mut v, item| {
+                v.push(item);
+                v
+            });
+        assert!(!by_next.is_empty(), "{name}");
+        assert_eq!(by_fold, by_next, "{name}");
+        // Also when the loop starts part-way, after the general path.
+        let mut iter = TeehistorianIter::new(bytes).unwrap();
+        let head: Vec<_> = iter.by_ref().take(by_next.len() / 2).collect();
+        let tail = iter.fold(head, |mut v, item| {
+            v.push(item);
+            v
+        });
+        assert_eq!(tail, by_next, "{name}");
+    }
+}
+
 #[test]
 fn reader_equals_slice_decoding() {
     let Some(files) = corpus("reader_equals_slice_decoding") else {

@@ -2,7 +2,7 @@
 
 use core::iter::FusedIterator;
 
-use super::decoder::{Decoded, Decoder, End, Record};
+use super::decoder::{Decoded, Decoder, End, Record, short_input_diff, short_player_diff};
 use super::header::Header;
 use crate::error::{Error, Result};
 
@@ -74,6 +74,23 @@ impl<'a> TeehistorianIter<'a> {
         self.next().transpose()
     }
 
+    /// [`Iterator::next`] through the decoder's general path: apart from
+    /// the inlined loops, so that they keep their state in registers.
+    #[inline(never)]
+    fn next_general(&mut self) -> Option<Result<Record<'a>>> {
+        if self.end.is_some() || self.failed {
+            return None;
+        }
+        let rest = self.data.get(self.pos..).unwrap_or_default();
+        match self.decoder.decode_general(rest) {
+            Ok(Decoded::Record { record, consumed }) => {
+                self.pos = self.pos.saturating_add(consumed);
+                Some(Ok(record))
+            }
+            other => self.stop(other.err(), rest.len()).map(Err),
+        }
+    }
+
     /// Ends iteration after `error`, or at the end of the input with
     /// `unconsumed` bytes left; returns the error to yield, if any.
     #[cold]
@@ -93,16 +110,71 @@ impl<'a> Iterator for TeehistorianIter<'a> {
 
     #[inline(always)]
     fn next(&mut self) -> Option<Self::Item> {
-        if self.end.is_some() || self.failed {
-            return None;
-        }
-        let rest = self.data.get(self.pos..).unwrap_or_default();
-        match self.decoder.decode(rest) {
-            Ok(Decoded::Record { record, consumed }) => {
+        if self.end.is_none() && !self.failed {
+            let rest = self.data.get(self.pos..).unwrap_or_default();
+            if let Some((record, consumed)) = self.decoder.decode_short(rest) {
                 self.pos = self.pos.saturating_add(consumed);
-                Some(Ok(record))
+                return Some(Ok(record));
             }
-            other => self.stop(other.err(), rest.len()).map(Err),
+        }
+        self.next_general()
+    }
+
+    /// The internal loop behind `for_each`, `count`, `collect` and the
+    /// other consuming adapters: the same items as [`Self::next`], with
+    /// the common messages decoded in a loop whose state (position, tick)
+    /// lives in locals, so a consumer that hands records to opaque code
+    /// does not make it go through memory for every message.
+    #[inline]
+    fn fold<B, F>(mut self, init: B, mut f: F) -> B
+    where
+        F: FnMut(B, Self::Item) -> B,
+    {
+        let mut acc = init;
+        let data = self.data;
+        loop {
+            if let Some(mut ticks) = self.decoder.short_run_state().filter(|_| !self.failed) {
+                let mut rest = data.get(self.pos..).unwrap_or_default();
+                // The file offset of `rest`, worked out only when needed.
+                let offset = |rest: &[u8]| data.len().wrapping_sub(rest.len());
+                loop {
+                    // Runs of PLAYER_DIFF (one per tee and tick) between
+                    // the rarer INPUT_DIFFs: each has its own loop, so
+                    // that each builds one kind of record.
+                    while let Some((message, tick, len)) = short_player_diff(&mut ticks, rest) {
+                        let offset = offset(rest);
+                        rest = rest.get(len..).unwrap_or_default();
+                        acc = f(
+                            acc,
+                            Ok(Record {
+                                tick,
+                                offset,
+                                message,
+                            }),
+                        );
+                    }
+                    let Some((message, tick, len)) = short_input_diff(&ticks, rest) else {
+                        break;
+                    };
+                    let offset = offset(rest);
+                    rest = rest.get(len..).unwrap_or_default();
+                    acc = f(
+                        acc,
+                        Ok(Record {
+                            tick,
+                            offset,
+                            message,
+                        }),
+                    );
+                }
+                let pos = offset(rest);
+                self.decoder.end_short_run(ticks, pos);
+                self.pos = pos;
+            }
+            match self.next_general() {
+                Some(item) => acc = f(acc, item),
+                None => return acc,
+            }
         }
     }
 }
