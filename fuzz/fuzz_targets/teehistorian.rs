@@ -1,7 +1,8 @@
 //! Teehistorian on arbitrary bytes: no panic through the slice iterator,
-//! EX payload decoding and player state; the push decoder fed in
-//! pieces of varying size agrees with the iterator; whatever decoded, written back by
-//! TeehistorianWriter, decodes to the same messages at the same ticks.
+//! EX payload decoding and player state; `fold` agrees with `next`; the
+//! push decoder fed in pieces of varying size agrees with the iterator;
+//! whatever decoded, written back by TeehistorianWriter, decodes to the
+//! same messages at the same ticks.
 #![no_main]
 
 use gamefmt::teehistorian::{
@@ -20,6 +21,17 @@ fuzz_target!(|bytes: &[u8]| {
     let Some((records, end)) = decode_all(bytes) else {
         return;
     };
+
+    // `fold` (its own loop for the common messages) yields what `next`
+    // yields, the error that stops it included.
+    let by_next: Vec<_> = TeehistorianIter::new(bytes).unwrap().collect();
+    let by_fold = TeehistorianIter::new(bytes)
+        .unwrap()
+        .fold(Vec::new(), |mut v, item| {
+            v.push(item);
+            v
+        });
+    assert_eq!(by_fold, by_next);
     let mut players = PlayerState::<128>::new();
     for r in &records {
         let _ = players.apply(&r.message);
