@@ -64,22 +64,22 @@ pub fn decode(src: &[u8]) -> Result<(i32, usize)> {
 #[inline(always)]
 #[must_use]
 pub fn decode_one_byte(byte: u8) -> i32 {
-    // The mask keeps the index inside the table, so the check folds away.
+    // A table of 256 takes any byte, so the index needs no check.
     ONE_BYTE
-        .get(usize::from(byte & 0x7F))
+        .get(usize::from(byte))
         .map_or(0, |&v| i32::from(v))
 }
 
 /// Every one-byte packed int, by its byte: six magnitude bits, flipped
-/// (`!v`) when the sign bit 0x40 is set.
+/// (`!v`) when the sign bit 0x40 is set; bit 7 is ignored.
 #[allow(
     clippy::indexing_slicing,
-    reason = "compile-time table: b < 128 by the loop condition"
+    reason = "compile-time table: b < 256 by the loop condition"
 )]
-const ONE_BYTE: [i8; 128] = {
-    let mut table = [0i8; 128];
+const ONE_BYTE: [i8; 256] = {
+    let mut table = [0i8; 256];
     let mut b = 0;
-    while b < 128 {
+    while b < 256 {
         let magnitude = (b & 0x3F) as i8;
         table[b] = if b & 0x40 != 0 { !magnitude } else { magnitude };
         b += 1;
