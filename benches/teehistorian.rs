@@ -94,6 +94,29 @@ fn corpus_iter(bencher: divan::Bencher) {
     bench_walk(bencher, largest(), false);
 }
 
+/// The same walk through `for_each`, which runs the iterator's own loop
+/// (`fold`) for the common messages.
+#[divan::bench]
+fn corpus_iter_for_each(bencher: divan::Bencher) {
+    let bytes = largest();
+    if bytes.is_empty() {
+        return;
+    }
+    bencher
+        .counter(BytesCount::new(bytes.len()))
+        .counter(ItemsCount::new(messages(bytes)))
+        .bench(|| {
+            let (mut n, mut ticks) = (0usize, 0i32);
+            TeehistorianIter::new(divan::black_box(bytes))
+                .unwrap()
+                .for_each(|r| {
+                    ticks = ticks.wrapping_add(divan::black_box(r.unwrap()).tick);
+                    n += 1;
+                });
+            (n, ticks)
+        });
+}
+
 #[divan::bench]
 fn corpus_iter_player_state(bencher: divan::Bencher) {
     bench_walk(bencher, largest(), true);

@@ -65,9 +65,7 @@ pub fn decode(src: &[u8]) -> Result<(i32, usize)> {
 #[must_use]
 pub fn decode_one_byte(byte: u8) -> i32 {
     // A table of 256 takes any byte, so the index needs no check.
-    ONE_BYTE
-        .get(usize::from(byte))
-        .map_or(0, |&v| i32::from(v))
+    ONE_BYTE.get(usize::from(byte)).map_or(0, |&v| i32::from(v))
 }
 
 /// Every one-byte packed int, by its byte: six magnitude bits, flipped

@@ -16,6 +16,26 @@ use crate::error::{Error, Result};
 /// error at the offset where that message starts. Once it has returned
 /// `None`, [`TeehistorianIter::end`] tells which of the three endings it
 /// was. Bytes after FINISH are not read (DDNet writes none).
+///
+/// For bulk work, prefer the consuming adapters built on
+/// [`Iterator::fold`] (`for_each`, `fold`, `count`, `sum`, ...) to a `for`
+/// loop: they run the common messages (PLAYER_DIFF, INPUT_DIFF) through a
+/// loop of their own and were about a third faster on the corpus. Both
+/// yield the same items.
+///
+/// ```
+/// use gamefmt::teehistorian::{Message, TeehistorianIter, SAMPLE};
+/// let mut moves = 0;
+/// TeehistorianIter::new(SAMPLE)?.for_each(|record| {
+///     if let Ok(r) = record {
+///         if let Message::PlayerDiff { .. } = r.message {
+///             moves += 1;
+///         }
+///     }
+/// });
+/// assert_eq!(moves, 1);
+/// # Ok::<(), gamefmt::Error>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct TeehistorianIter<'a> {
     data: &'a [u8],
