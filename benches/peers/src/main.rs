@@ -60,8 +60,10 @@ fn main() {
     }
     if want("teehistorian") {
         let files = load(&corpus.join("teeworlds/teehistorian"), "teehistorian");
-        let (ours, peer) = work::teehistorian_sides();
+        let (ours, peer) = work::teehistorian_sides(true);
         summary.extend(compare("Teehistorian decode", &files, ours, peer, rounds));
+        let (ours, peer) = work::teehistorian_sides(false);
+        summary.extend(compare("  same, `for` loop", &files, ours, peer, rounds));
     }
     if want("maps") {
         let files = load(&corpus.join("teeworlds/maps"), "map");

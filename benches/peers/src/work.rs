@@ -9,7 +9,7 @@ use gamefmt::datafile::DatafileView;
 use gamefmt::demo::{Chunk, ChunkKind, DemoView, OwnedBuffers, Reconstructor};
 use gamefmt::map::MapView;
 use gamefmt::slippi::{Event, GeckoList, Reassembler, SlippiEventIter, SlpView};
-use gamefmt::teehistorian::{Message, TeehistorianIter};
+use gamefmt::teehistorian::{Message, Record, TeehistorianIter};
 
 use crate::{Count, Side, median};
 
@@ -140,18 +140,24 @@ pub fn slippi_walk(files: &[(String, Vec<u8>)], rounds: usize) -> String {
 
 // ---------------------------------------------------------- Teehistorian
 
-pub fn teehistorian_sides() -> (Side<'static>, Side<'static>) {
+/// `fold`: through `for_each` (the iterator's own loop); else a `for` loop
+/// over `next`.
+pub fn teehistorian_sides(fold: bool) -> (Side<'static>, Side<'static>) {
     let ours = Side {
         name: "gamefmt",
-        work: "TeehistorianIter: header parsed, every message decoded to its \
-               typed variant with its tick tracked (ticks summed), every EX \
-               message parsed to its typed form; count = messages until \
-               FINISH, the end or the first error",
-        run: Box::new(|b| {
+        work: if fold {
+            "TeehistorianIter::for_each: header parsed, every message decoded \
+             to its typed variant with its tick tracked (ticks summed), every \
+             EX message parsed to its typed form; count = messages until \
+             FINISH, the end or the first error"
+        } else {
+            "the same through a `for` loop over TeehistorianIter::next"
+        },
+        run: Box::new(move |b| {
             let it = TeehistorianIter::new(b).map_err(e)?;
             let (mut n, mut ticks) = (0u64, 0i64);
-            // The iterator is fused: after an error there are no more items.
-            it.for_each(|r| {
+            let mut each = |r: Result<Record<'_>, gamefmt::Error>| {
+                // The iterator is fused: after an error there are no more.
                 let Ok(r) = r else { return };
                 ticks += i64::from(r.tick);
                 if let Message::Ex(ex) = &r.message {
@@ -159,7 +165,14 @@ pub fn teehistorian_sides() -> (Side<'static>, Side<'static>) {
                 }
                 black_box(&r);
                 n += 1;
-            });
+            };
+            if fold {
+                it.for_each(each);
+            } else {
+                for r in it {
+                    each(r);
+                }
+            }
             black_box(ticks);
             Ok((n, 0))
         }),
