@@ -58,9 +58,10 @@ pub fn decode(src: &[u8]) -> Result<(i32, usize)> {
     Ok(((magnitude ^ sign.wrapping_neg()).cast_signed(), len))
 }
 
-/// Decodes a packed int that fits in one byte: `byte` must have bit 7 (the
-/// "another byte follows" flag) clear, which fast paths check first; its
-/// other bits are taken as [`decode`] takes them. One table load.
+/// Decodes a packed int that fits in one byte, by table: the value
+/// [`decode`] gives for `[byte]` when bit 7 (the "another byte follows"
+/// flag) is clear, which a fast path checks first. Bit 7 is ignored: when
+/// it is set, the int goes on in the next byte and this is not its value.
 #[inline(always)]
 #[must_use]
 pub fn decode_one_byte(byte: u8) -> i32 {
