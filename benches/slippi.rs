@@ -61,7 +61,7 @@ fn full_decode(bencher: divan::Bencher) {
     bencher
         .counter(BytesCount::new(total_bytes()))
         .bench_local(|| {
-            let mut acc = 0.0f64;
+            let mut acc = 0u64;
             for (_, bytes) in replays() {
                 let bytes = divan::black_box(bytes);
                 if let Ok(Some(m)) = SlpView::parse(bytes).unwrap().metadata() {
@@ -74,7 +74,7 @@ fn full_decode(bencher: divan::Bencher) {
                         && gecko.push(&s).unwrap()
                     {
                         let (_, list) = gecko.message().unwrap();
-                        acc += GeckoList::new(list).codes().count() as f64;
+                        f(&mut acc, Some(GeckoList::new(list).codes().count() as u32));
                     }
                     read_all(&e, &mut acc);
                 }

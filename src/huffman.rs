@@ -50,8 +50,10 @@ pub const FREQUENCIES: [u32; SYMBOLS] = [
 const NODES: usize = 2 * SYMBOLS - 1;
 /// Bits resolved by one look-up-table step.
 const LUT_BITS: u32 = 12;
-// The entry packs the bits used above the 10-bit node.
+// An entry packs the bits used (low 6 bits) under the node (10 bits).
 const _: () = assert!(LUT_BITS < 64 && 2 * SYMBOLS <= 1 << 10);
+/// Bits of a look-up-table entry that hold the bits used.
+const USED_BITS: u32 = 6;
 const LUT_MASK: u64 = (1 << LUT_BITS) - 1;
 
 /// The tree and the tables derived from it.
@@ -62,11 +64,11 @@ struct Tables {
     codes: [u32; SYMBOLS],
     /// Code length of each symbol, in bits.
     lens: [u8; SYMBOLS],
-    /// For every `LUT_BITS`-bit window: the node reached (low 10 bits) and
-    /// the bits used to reach it (upper 6 bits); a leaf if the node is
-    /// `< SYMBOLS`. 12 bits (8 KiB, still in L1) resolve most symbols in
-    /// one lookup: measured 2.5x -> 2.9x libtw2 on the corpus demos
-    /// against 10 bits.
+    /// For every `LUT_BITS`-bit window: the node reached (upper 10 bits)
+    /// and the bits used to reach it (low 6 bits, so that the entry itself
+    /// is the shift amount); a leaf if the node is `< SYMBOLS`. 12 bits
+    /// (8 KiB, still in L1) resolve most symbols in one lookup: measured
+    /// 2.5x -> 2.9x libtw2 on the corpus demos against 10 bits.
     lut: [u16; 1 << LUT_BITS],
     /// Longest code, in bits.
     max_len: u32,
@@ -150,7 +152,7 @@ const fn build() -> Tables {
             node = children[node - SYMBOLS][(window >> used) & 1] as usize;
             used += 1;
         }
-        lut[window] = node as u16 | ((used as u16) << 10);
+        lut[window] = ((node as u16) << USED_BITS) | used as u16;
         window += 1;
     }
     Tables {
@@ -164,8 +166,11 @@ const fn build() -> Tables {
 
 static TABLES: Tables = build();
 
-// The decoder refills to at least 57 bits before each symbol.
-const _: () = assert!(build().max_len <= 32);
+/// Symbols decoded per refill of the bit window.
+const SYMBOLS_PER_REFILL: u32 = 3;
+// The decoder refills the window to at least 57 bits, enough for this many
+// codes of the longest length (15 bits).
+const _: () = assert!(SYMBOLS_PER_REFILL * build().max_len <= 57);
 
 /// The code of `symbol` (first bit in bit 0) and its length in bits, or
 /// `None` if `symbol` is not below [`SYMBOLS`].
@@ -187,62 +192,81 @@ pub fn code(symbol: usize) -> Option<(u32, u32)> {
 /// decoded length) if `dst` is too short. Never allocates.
 pub fn decode(src: &[u8], dst: &mut [u8]) -> Result<usize> {
     let total_bits = src.len().saturating_mul(8);
-    let mut consumed = 0usize;
+    // The bit window: its low `count` bits are the stream's next bits;
+    // above them are either the bits after those (after a whole-word
+    // refill) or zeros. `next` bytes of the stream (zero bytes past its
+    // end) have been loaded, so `8 * next - count` bits are consumed.
     let mut bits = 0u64;
     let mut count = 0u32;
     let mut next = 0usize;
     let mut written = 0usize;
     let mut overflow = false;
     loop {
-        // Past the end of `src` the window is padded with zero bits; the
-        // `consumed` check below rejects any symbol that used them.
-        while count <= 56 {
-            let byte = src.get(next).copied().unwrap_or(0);
-            bits |= u64::from(byte) << count;
-            count = count.wrapping_add(8);
-            next = next.saturating_add(1);
+        if let Some(word) = src.get(next..).and_then(<[u8]>::first_chunk::<8>) {
+            // As many whole bytes as fit: 57 to 64 bits. Bits the window
+            // already held are loaded again at the same place, unchanged.
+            let take = 64u32.wrapping_sub(count) / 8;
+            bits |= u64::from_le_bytes(*word) << count;
+            count = count.wrapping_add(take.wrapping_mul(8));
+            next = next.wrapping_add(take as usize);
+        } else {
+            // Near the end: byte by byte, padded with zero bits past the
+            // end of `src`; the check below rejects any data symbol that
+            // used them.
+            while count <= 56 {
+                let byte = src.get(next).copied().unwrap_or(0);
+                bits |= u64::from(byte) << count;
+                count = count.wrapping_add(8);
+                next = next.saturating_add(1);
+            }
         }
-        let entry = TABLES
-            .lut
-            .get((bits & LUT_MASK) as usize)
-            .copied()
-            .unwrap_or_default();
-        let mut node = usize::from(entry & 0x3FF);
-        let used = u32::from(entry >> 10);
-        bits >>= used;
-        count = count.wrapping_sub(used);
-        consumed = consumed.saturating_add(used as usize);
-        while let Some(pair) = node
-            .checked_sub(SYMBOLS)
-            .and_then(|i| TABLES.children.get(i))
-        {
-            node = usize::from(pair.get((bits & 1) as usize).copied().unwrap_or_default());
-            bits >>= 1;
-            count = count.wrapping_sub(1);
-            consumed = consumed.saturating_add(1);
+        // The window holds the longest code this many times: no refill
+        // check between them, which keeps the chain from one symbol's
+        // table entry to the next symbol's lookup short.
+        for _ in 0..SYMBOLS_PER_REFILL {
+            let entry = TABLES
+                .lut
+                .get((bits & LUT_MASK) as usize)
+                .copied()
+                .unwrap_or_default();
+            let mut node = usize::from(entry >> USED_BITS);
+            // Shifts by the bits used: the entry's low 6 bits.
+            bits = bits.wrapping_shr(u32::from(entry));
+            count = count.wrapping_sub(u32::from(entry) & ((1 << USED_BITS) - 1));
+            while let Some(pair) = node
+                .checked_sub(SYMBOLS)
+                .and_then(|i| TABLES.children.get(i))
+            {
+                node = usize::from(pair.get((bits & 1) as usize).copied().unwrap_or_default());
+                bits >>= 1;
+                count = count.wrapping_sub(1);
+            }
+            // Only the end symbol may be completed by the zero padding
+            // (DDNet's decoder reads zeros past the end; a data symbol
+            // there would be followed by endless zeros, which never form
+            // the end symbol).
+            if next > src.len() && node != EOF_SYMBOL {
+                let consumed = next.saturating_mul(8).saturating_sub(count as usize);
+                if consumed > total_bits {
+                    return Err(Error::truncated(src.len()));
+                }
+            }
+            if node == EOF_SYMBOL {
+                if overflow {
+                    return Err(Error::new(
+                        ErrorKind::BufferTooSmall { needed: written },
+                        src.len(),
+                    ));
+                }
+                return Ok(written);
+            }
+            match dst.get_mut(written) {
+                Some(slot) => *slot = node as u8,
+                None => overflow = true,
+            }
+            written = written.saturating_add(1);
         }
-        // Only the end symbol may be completed by the zero padding (DDNet's
-        // decoder reads zeros past the end; a data symbol there would be
-        // followed by endless zeros, which never form the end symbol).
-        if consumed > total_bits && node != EOF_SYMBOL {
-            return Err(Error::truncated(src.len()));
-        }
-        if node == EOF_SYMBOL {
-            break;
-        }
-        match dst.get_mut(written) {
-            Some(slot) => *slot = node as u8,
-            None => overflow = true,
-        }
-        written = written.saturating_add(1);
     }
-    if overflow {
-        return Err(Error::new(
-            ErrorKind::BufferTooSmall { needed: written },
-            src.len(),
-        ));
-    }
-    Ok(written)
 }
 
 /// Encodes `src`, the end symbol, and zero bits up to a byte boundary.

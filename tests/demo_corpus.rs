@@ -1,5 +1,6 @@
 //! Every corpus demo: header, embedded map (a valid datafile whose SHA-256
-//! matches the v6 header), every chunk decoded, every delta applied, a
+//! matches the v6 header), every chunk decoded, every delta applied (the
+//! reconstructor's snapshot passing the full check at every step), a
 //! snapshot at every tick; the std reader agrees with the slice iterator;
 //! the `gamefmt` CLI reproduces every fact of `demos.expected.jsonl`.
 #![allow(
@@ -57,7 +58,7 @@ fn every_chunk_decodes_and_every_delta_applies() {
         let view = DemoView::parse(bytes).unwrap();
         let mut rec = Reconstructor::new(owned.buffers(), view.header().item_sizes());
         let mut chunks = view.chunks();
-        let (mut deltas, mut snapshots) = (0, 0);
+        let (mut deltas, mut snapshots, mut checks) = (0, 0, 0);
         for chunk in chunks.by_ref() {
             let chunk = chunk.unwrap_or_else(|e| panic!("{name}: {e}"));
             if let Chunk::Data { kind, payload } = chunk {
@@ -73,9 +74,18 @@ fn every_chunk_decodes_and_every_delta_applies() {
                     ChunkKind::Unknown => panic!("{name}: chunk kind 0"),
                 }
                 rec.feed(&chunk).unwrap_or_else(|e| panic!("{name}: {e}"));
+                // The reconstructor lends its snapshot without checking
+                // the item offsets again: the full check passes on it, and
+                // gives the same items.
+                if let Some(kept) = rec.snapshot() {
+                    let checked = SnapshotView::from_ints(kept.as_ints())
+                        .unwrap_or_else(|e| panic!("{name}: kept snapshot: {e}"));
+                    assert!(kept.items().eq(checked.items()), "{name}");
+                    checks += 1;
+                }
             }
         }
-        assert!(snapshots > 0 && deltas > 0, "{name}");
+        assert!(snapshots > 0 && deltas > 0 && checks > deltas, "{name}");
         let expected_end = if name.contains("truncated") {
             matches!(chunks.end(), End::Truncated { .. })
         } else {

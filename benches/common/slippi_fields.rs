@@ -5,15 +5,24 @@
 
 use gamefmt::slippi::Event;
 
-/// Folds an optional number into a checksum.
-pub fn f<T: Into<f64>>(acc: &mut f64, v: Option<T>) {
+/// Folds an optional number into a checksum: its value as an `f64`, bits
+/// added with wrapping. An integer add, not an `f64` sum: a float sum is one
+/// chain of 3-4-cycle additions through every field of the file, which
+/// measured the adder's latency rather than the reads (read_all was bound
+/// by it).
+pub fn f<T: Into<f64>>(acc: &mut u64, v: Option<T>) {
     if let Some(v) = v {
-        *acc += v.into();
+        *acc = acc.wrapping_add(v.into().to_bits());
     }
 }
 
 /// Reads every field of every event through the typed views.
-pub fn read_all(e: &Event<'_>, acc: &mut f64) {
+pub fn read_all(e: &Event<'_>, out: &mut u64) {
+    // The sum lives in a local (a register) and is stored once: summed
+    // through `out` directly, every field was a load, an add and a store
+    // of `*out`, a chain through memory that cost more than the reads.
+    let mut sum = *out;
+    let acc = &mut sum;
     match e {
         Event::GameStart(g) => {
             f(acc, g.stage());
@@ -78,7 +87,9 @@ pub fn read_all(e: &Event<'_>, acc: &mut f64) {
             f(acc, p.stocks_remaining());
             f(acc, p.action_state_frame_counter());
             if let Some(s) = p.state_flags() {
-                *acc += s.iter().map(|&x| f64::from(x)).sum::<f64>();
+                for x in s {
+                    f(acc, Some(x));
+                }
             }
             f(acc, p.misc_action_state());
             f(acc, p.is_airborne().map(u8::from));
@@ -109,7 +120,9 @@ pub fn read_all(e: &Event<'_>, acc: &mut f64) {
             f(acc, i.expiration_timer());
             f(acc, i.spawn_id());
             if let Some(m) = i.misc() {
-                *acc += m.iter().map(|&x| f64::from(x)).sum::<f64>();
+                for x in m {
+                    f(acc, Some(x));
+                }
             }
             f(acc, i.owner());
             f(acc, i.instance_id());
@@ -127,7 +140,9 @@ pub fn read_all(e: &Event<'_>, acc: &mut f64) {
             f(acc, e.method());
             f(acc, e.lras_initiator());
             if let Some(p) = e.placements() {
-                *acc += p.iter().map(|&x| f64::from(x)).sum::<f64>();
+                for x in p {
+                    f(acc, Some(x));
+                }
             }
         }
         Event::FodPlatform(e) => {
@@ -146,4 +161,5 @@ pub fn read_all(e: &Event<'_>, acc: &mut f64) {
         }
         _ => {}
     }
+    *out = sum;
 }

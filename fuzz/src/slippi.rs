@@ -107,7 +107,7 @@ pub fn touch_event(event: &Event<'_>) {
         Event::FodPlatform(e) => touch((e.frame(), e.platform(), e.height())),
         Event::Whispy(e) => touch((e.frame(), e.direction())),
         Event::StadiumTransformation(e) => touch((e.frame(), e.event(), e.transformation())),
-        Event::Unknown { code, payload } => touch((code, payload)),
+        Event::Unknown(e) => touch((e.code(), e.payload())),
         _ => {}
     }
 }

@@ -119,7 +119,9 @@ impl<'b> Reconstructor<'b> {
                 let Some(len) = self.len else {
                     return Err(Error::corrupt("delta before the first snapshot", 0));
                 };
-                let base = SnapshotView::from_ints(self.current.get(..len).unwrap_or_default())?;
+                // Validated when it became the snapshot in effect.
+                let current = self.current.get(..len).unwrap_or_default();
+                let base = SnapshotView::from_valid_ints(current)?;
                 let ints = decode_payload(payload, self.scratch, self.payload)?;
                 let delta = DeltaView::from_ints(ints, self.sizes)?;
                 apply(&base, &delta, self.next)?.as_ints().len()
@@ -139,8 +141,10 @@ impl<'b> Reconstructor<'b> {
     /// The snapshot in effect, or `None` before the first full snapshot.
     #[must_use]
     pub fn snapshot(&self) -> Option<SnapshotView<'_>> {
+        // Validated when it became the snapshot in effect (a full snapshot
+        // by `SnapshotView::from_ints`, a delta's result by `apply`).
         let ints = self.current.get(..self.len?)?;
-        SnapshotView::from_ints(ints).ok()
+        SnapshotView::from_valid_ints(ints).ok()
     }
 }
 

@@ -53,24 +53,61 @@ pub enum Event<'a> {
     /// 0x41: Pokémon Stadium transformation.
     StadiumTransformation(StadiumTransformation<'a>),
     /// A command listed in the payload table that this crate does not know.
-    Unknown {
-        /// The command byte.
-        code: u8,
-        /// The payload (command byte not included).
-        payload: &'a [u8],
-    },
+    Unknown(UnknownEvent<'a>),
+}
+
+/// An event whose command this crate does not know: the whole event,
+/// command byte included, like every other variant of [`Event`].
+///
+/// (Its own type rather than inline fields, so that every [`Event`] is a tag
+/// and one slice: a byte field in the enum made every move of an `Event`
+/// copy its padding bytes with a partial store, stalling the hot loop.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnknownEvent<'a> {
+    bytes: &'a [u8],
+}
+
+impl<'a> UnknownEvent<'a> {
+    /// Wraps a whole event (command byte first); an empty slice has code 0
+    /// and an empty payload.
+    #[must_use]
+    pub const fn new(bytes: &'a [u8]) -> Self {
+        Self { bytes }
+    }
+
+    /// The whole event, command byte included (empty for the empty event).
+    #[must_use]
+    pub const fn bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+
+    /// The command byte (0 for the empty event).
+    #[must_use]
+    pub const fn code(&self) -> u8 {
+        match self.bytes.first() {
+            Some(&code) => code,
+            None => 0,
+        }
+    }
+
+    /// The payload (command byte not included).
+    #[must_use]
+    pub const fn payload(&self) -> &'a [u8] {
+        match self.bytes.split_first() {
+            Some((_, payload)) => payload,
+            None => &[],
+        }
+    }
 }
 
 impl<'a> Event<'a> {
     /// Classifies one whole event (command byte first). An empty slice is
-    /// `Unknown { code: 0, payload: &[] }`.
+    /// an [`Event::Unknown`] with code 0 and an empty payload.
     #[must_use]
+    #[inline]
     pub fn parse(bytes: &'a [u8]) -> Self {
         let Some((&code, payload)) = bytes.split_first() else {
-            return Self::Unknown {
-                code: 0,
-                payload: &[],
-            };
+            return Self::Unknown(UnknownEvent::new(bytes));
         };
         match code {
             CMD_EVENT_PAYLOADS => Self::EventPayloads(EventPayloads::new(bytes)),
@@ -88,7 +125,7 @@ impl<'a> Event<'a> {
             CMD_STADIUM_TRANSFORMATION => {
                 Self::StadiumTransformation(StadiumTransformation::new(bytes))
             }
-            _ => Self::Unknown { code, payload },
+            _ => Self::Unknown(UnknownEvent::new(bytes)),
         }
     }
 
@@ -109,7 +146,7 @@ impl<'a> Event<'a> {
             Self::FodPlatform(_) => CMD_FOD_PLATFORM,
             Self::Whispy(_) => CMD_WHISPY,
             Self::StadiumTransformation(_) => CMD_STADIUM_TRANSFORMATION,
-            Self::Unknown { code, .. } => *code,
+            Self::Unknown(e) => e.code(),
         }
     }
 
@@ -130,7 +167,7 @@ impl<'a> Event<'a> {
             Self::Whispy(e) => e.bytes(),
             Self::StadiumTransformation(e) => e.bytes(),
             Self::GeckoList(l) => return l.payload(),
-            Self::Unknown { payload, .. } => return payload,
+            Self::Unknown(e) => return e.payload(),
         };
         whole.get(1..).unwrap_or_default()
     }
@@ -182,7 +219,7 @@ impl<'a> SlippiEventIter<'a> {
     ///
     /// # Errors
     /// Whatever [`Decoder::decode`] reports; the iterator is then fused.
-    #[inline]
+    #[inline(always)]
     pub fn next_event(&mut self) -> Result<Option<Event<'a>>> {
         if !self.failed
             && let Some(n) = self.decoder.fast_event(self.rest)
@@ -195,7 +232,11 @@ impl<'a> SlippiEventIter<'a> {
     }
 
     /// Everything but the ordinary event: header, payload table, Game End,
-    /// the end of raw, truncation and errors.
+    /// the end of raw, truncation and errors. Kept out of line so that
+    /// `next_event` stays small enough to inline into the caller's loop,
+    /// where the event then stays in registers.
+    #[cold]
+    #[inline(never)]
     fn next_event_slow(&mut self) -> Result<Option<Event<'a>>> {
         loop {
             // The event stream ends with raw; what follows (metadata) is
@@ -240,7 +281,7 @@ impl<'a> SlippiEventIter<'a> {
 impl<'a> Iterator for SlippiEventIter<'a> {
     type Item = Result<Event<'a>>;
 
-    #[inline]
+    #[inline(always)]
     fn next(&mut self) -> Option<Self::Item> {
         self.next_event().transpose()
     }

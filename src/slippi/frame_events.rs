@@ -161,6 +161,7 @@ impl PostFrame<'_> {
 
     /// The five state bit-flag bytes (0x26–0x2A, 2.0.0).
     #[must_use]
+    #[inline]
     pub fn state_flags(&self) -> Option<[u8; 5]> {
         field::bytes(self.bytes, 0x26, 5)?.first_chunk().copied()
     }

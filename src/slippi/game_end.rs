@@ -21,6 +21,7 @@ impl GameEnd<'_> {
     /// Values outside that range occur (a pre-release build) and are
     /// passed through.
     #[must_use]
+    #[inline]
     pub fn placements(&self) -> Option<[i8; 4]> {
         let b: [u8; 4] = *field::bytes(self.bytes, 3, 4)?.first_chunk()?;
         Some(b.map(|v| i8::from_be_bytes([v])))

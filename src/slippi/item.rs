@@ -47,6 +47,7 @@ impl ItemUpdate<'_> {
 
     /// The four misc bytes (0x26–0x29, 3.2.0).
     #[must_use]
+    #[inline]
     pub fn misc(&self) -> Option<[u8; 4]> {
         field::bytes(self.bytes, 0x26, 4)?.first_chunk().copied()
     }

@@ -70,7 +70,7 @@ mod view;
 mod writer;
 
 pub use decoder::{Decoded, Decoder, Ending};
-pub use events::{Event, SlippiEventIter};
+pub use events::{Event, SlippiEventIter, UnknownEvent};
 pub use field::trim_nul;
 pub use frame_events::{FrameBookend, FrameStart, PostFrame, PreFrame};
 pub use frames::{CharacterFrame, FRAME_ITEMS, FRAME_PLAYERS, FRAME_STAGE_EVENTS, Frame, Frames};

@@ -30,8 +30,9 @@ pub fn slippi_sides() -> (Side<'static>, Side<'static>) {
         work: "SlpView::parse, metadata read (start time, last frame, platform, \
                console, every player's names and characters), every event of \
                the stream through SlippiEventIter and every field of every \
-               typed event read and summed, Gecko list reassembled and its \
-               codes walked; count = frames",
+               typed event read and folded into a checksum (as f64, bits \
+               added), Gecko list reassembled and its codes walked; count = \
+               frames",
         run: Box::new(move |b| slippi_full(b, &mut gecko_buf)),
     };
     let peer = Side {
@@ -49,7 +50,7 @@ pub fn slippi_sides() -> (Side<'static>, Side<'static>) {
 
 fn slippi_full(bytes: &[u8], gecko_buf: &mut [u8]) -> Result<Count, String> {
     let view = SlpView::parse(bytes).map_err(e)?;
-    let mut acc = 0.0f64;
+    let mut acc = 0u64;
     if let Ok(Some(m)) = view.metadata() {
         f(&mut acc, m.start_at().map(|s| s.len() as u32));
         f(&mut acc, m.last_frame().map(|v| v as f64));
@@ -60,7 +61,8 @@ fn slippi_full(bytes: &[u8], gecko_buf: &mut [u8]) -> Result<Count, String> {
             f(&mut acc, p.netplay_name().map(|s| s.len() as u32));
             f(&mut acc, p.connect_code().map(|s| s.len() as u32));
             for (c, n) in p.characters() {
-                acc += f64::from(c) + n as f64;
+                f(&mut acc, Some(c));
+                f(&mut acc, Some(n as f64));
             }
         }
     }
@@ -81,7 +83,7 @@ fn slippi_full(bytes: &[u8], gecko_buf: &mut [u8]) -> Result<Count, String> {
                     let Some((_, list)) = gecko.message() else {
                         return Err("gecko".into());
                     };
-                    acc += GeckoList::new(list).codes().count() as f64;
+                    f(&mut acc, Some(GeckoList::new(list).codes().count() as u32));
                 }
             }
             _ => {}

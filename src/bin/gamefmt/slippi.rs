@@ -253,7 +253,7 @@ fn event_json(offset: usize, event: &Event<'_>) -> Value {
             "kind": "stadium_transformation", "frame": e.frame(),
             "event": e.event(), "type": e.transformation(),
         }),
-        Event::Unknown { payload, .. } => json!({"kind": "unknown", "size": payload.len()}),
+        Event::Unknown(e) => json!({"kind": "unknown", "size": e.payload().len()}),
         _ => json!({"kind": "other"}),
     };
     if let (Some(obj), Value::Object(extra)) = (v.as_object_mut(), fields) {
