@@ -4,6 +4,7 @@ use core::iter::FusedIterator;
 
 use super::decoder::{Decoded, Decoder, End, Record, short_input_diff, short_player_diff};
 use super::header::Header;
+use super::message::Message;
 use crate::error::{Error, Result};
 
 /// Iterates over the messages of a teehistorian file held in memory.
@@ -155,39 +156,19 @@ impl<'a> Iterator for TeehistorianIter<'a> {
         loop {
             if let Some(mut ticks) = self.decoder.short_run_state().filter(|_| !self.failed) {
                 let mut rest = data.get(self.pos..).unwrap_or_default();
-                // The file offset of `rest`, worked out only when needed.
-                let offset = |rest: &[u8]| data.len().wrapping_sub(rest.len());
                 loop {
                     // Runs of PLAYER_DIFF (one per tee and tick) between
                     // the rarer INPUT_DIFFs: each has its own loop, so
                     // that each builds one kind of record.
-                    while let Some((message, tick, len)) = short_player_diff(&mut ticks, rest) {
-                        let offset = offset(rest);
-                        rest = rest.get(len..).unwrap_or_default();
-                        acc = f(
-                            acc,
-                            Ok(Record {
-                                tick,
-                                offset,
-                                message,
-                            }),
-                        );
+                    while let Some(short) = short_player_diff(&mut ticks, rest) {
+                        acc = hand_on(&mut f, acc, data.len(), &mut rest, short);
                     }
-                    let Some((message, tick, len)) = short_input_diff(&ticks, rest) else {
+                    let Some(short) = short_input_diff(&ticks, rest) else {
                         break;
                     };
-                    let offset = offset(rest);
-                    rest = rest.get(len..).unwrap_or_default();
-                    acc = f(
-                        acc,
-                        Ok(Record {
-                            tick,
-                            offset,
-                            message,
-                        }),
-                    );
+                    acc = hand_on(&mut f, acc, data.len(), &mut rest, short);
                 }
-                let pos = offset(rest);
+                let pos = data.len().wrapping_sub(rest.len());
                 self.decoder.end_short_run(ticks, pos);
                 self.pos = pos;
             }
@@ -200,3 +181,26 @@ impl<'a> Iterator for TeehistorianIter<'a> {
 }
 
 impl FusedIterator for TeehistorianIter<'_> {}
+
+/// Hands a message the short path decoded at the start of `rest` (the
+/// input's last bytes, of `len` in all) to `f` as a record, and moves
+/// `rest` past it.
+#[inline(always)]
+fn hand_on<'a, B>(
+    f: &mut impl FnMut(B, Result<Record<'a>>) -> B,
+    acc: B,
+    len: usize,
+    rest: &mut &'a [u8],
+    (message, tick, used): (Message<'a>, i32, usize),
+) -> B {
+    let offset = len.wrapping_sub(rest.len());
+    *rest = rest.get(used..).unwrap_or_default();
+    f(
+        acc,
+        Ok(Record {
+            tick,
+            offset,
+            message,
+        }),
+    )
+}
