@@ -6,6 +6,7 @@ use core::iter::FusedIterator;
 use crate::error::Result;
 
 use super::decoder::{Decoded, Decoder, Ending};
+use super::field::event_view;
 use super::frame_events::{FrameBookend, FrameStart, PostFrame, PreFrame};
 use super::game_end::GameEnd;
 use super::game_start::GameStart;
@@ -56,31 +57,18 @@ pub enum Event<'a> {
     Unknown(UnknownEvent<'a>),
 }
 
-/// An event whose command this crate does not know: the whole event,
-/// command byte included, like every other variant of [`Event`].
-///
-/// (Its own type rather than inline fields, so that every [`Event`] is a tag
-/// and one slice: a byte field in the enum made every move of an `Event`
-/// copy its padding bytes with a partial store, stalling the hot loop.)
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct UnknownEvent<'a> {
-    bytes: &'a [u8],
+event_view! {
+    /// An event whose command this crate does not know: the whole event,
+    /// command byte included, like every other variant of [`Event`].
+    ///
+    /// (Its own type rather than inline fields, so that every [`Event`] is
+    /// a tag and one slice: a byte field in the enum made every move of an
+    /// `Event` copy its padding bytes with a partial store, stalling the hot
+    /// loop.)
+    UnknownEvent
 }
 
 impl<'a> UnknownEvent<'a> {
-    /// Wraps a whole event (command byte first); an empty slice has code 0
-    /// and an empty payload.
-    #[must_use]
-    pub const fn new(bytes: &'a [u8]) -> Self {
-        Self { bytes }
-    }
-
-    /// The whole event, command byte included (empty for the empty event).
-    #[must_use]
-    pub const fn bytes(&self) -> &'a [u8] {
-        self.bytes
-    }
-
     /// The command byte (0 for the empty event).
     #[must_use]
     pub const fn code(&self) -> u8 {
