@@ -86,24 +86,21 @@ const ONE_BYTE: [i8; 256] = {
     table
 };
 
-/// Decodes the packed int at `src[*at]` if it takes one or two bytes, and
-/// moves `at` past it; `None` (and `at` unchanged) for a longer one or one
-/// that `src` cuts short, which [`decode`] must then handle.
+/// Decodes a packed int that takes one or two bytes, from its first two
+/// bytes (`second` is ignored when `first` ends the int), without a
+/// branch: returns the value, the length, and whether the int does end
+/// within the two (when it does not, the value and length mean nothing
+/// and [`decode`] must handle it).
 #[inline(always)]
-pub(crate) fn decode_up_to_two_bytes(src: &[u8], at: &mut usize) -> Option<i32> {
-    let first = *src.get(*at)?;
-    if first & EXTEND == 0 {
-        *at = at.wrapping_add(1);
-        return Some(decode_one_byte(first));
-    }
-    let second = *src.get(at.wrapping_add(1))?;
-    if second & EXTEND != 0 {
-        return None;
-    }
-    *at = at.wrapping_add(2);
-    let magnitude = u32::from(first & 0x3F) | u32::from(second) << 6;
-    let sign = u32::from(first & SIGN != 0);
-    Some((magnitude ^ sign.wrapping_neg()).cast_signed())
+#[must_use]
+pub(crate) fn decode_up_to_two_bytes(first: u8, second: u8) -> (i32, usize, bool) {
+    let two = first >> 7;
+    let ends = two & (second >> 7) == 0;
+    // The second byte's seven bits count only when the first goes on.
+    let high = (u32::from(second & 0x7F) << 6) & u32::from(two).wrapping_neg();
+    let sign = u32::from(first & SIGN != 0).wrapping_neg();
+    let value = ((u32::from(first & 0x3F) | high) ^ sign).cast_signed();
+    (value, 1usize.wrapping_add(usize::from(two)), ends)
 }
 
 /// Encodes `value` in its shortest form into `out`; returns the length used.
@@ -269,20 +266,15 @@ mod tests {
     fn up_to_two_bytes_matches_decode() {
         for first in 0..=0xFFu8 {
             for second in 0..=0xFFu8 {
-                let src = [0xAA, first, second];
-                let mut at = 1;
-                match decode_up_to_two_bytes(&src, &mut at) {
-                    Some(v) => assert_eq!(decode(&src[1..]), Ok((v, at - 1))),
-                    None => {
-                        assert_eq!(at, 1);
-                        assert!(first & EXTEND != 0 && second & EXTEND != 0);
-                    }
+                let (value, len, ends) = decode_up_to_two_bytes(first, second);
+                let src = [first, second, 0x80, 0x80, 0x00];
+                if ends {
+                    assert_eq!(decode(&src), Ok((value, len)), "{src:02x?}");
+                } else {
+                    assert!(first & EXTEND != 0 && second & EXTEND != 0);
                 }
             }
         }
-        let mut at = 0;
-        assert_eq!(decode_up_to_two_bytes(&[0x80], &mut at), None);
-        assert_eq!(decode_up_to_two_bytes(&[], &mut at), None);
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use uuid::Uuid;
 
 use super::header::Header;
-use super::message::{INPUT_INTS, Message, int, read_body};
+use super::message::{Message, int, read_body};
 use super::uuids;
 use crate::bytes::Cursor;
 use crate::error::{Error, ErrorKind, Result};
@@ -77,12 +77,6 @@ impl TickState {
 
 /// [`ID_INPUT_DIFF`](super::ID_INPUT_DIFF) as a one-byte packed int.
 const INPUT_DIFF_ID_BYTE: u8 = 0x44;
-/// Bytes of an INPUT_DIFF whose cid and ten ints take one byte each.
-const INPUT_DIFF_SHORT_LEN: usize = 2 + INPUT_INTS;
-/// The extend flags (bit 7) of bytes 1 to 11 of a little-endian `u128`:
-/// those of an INPUT_DIFF's cid and ten ints.
-const INPUT_DIFF_EXTEND: u128 = 0x0000_0000_8080_8080_8080_8080_8080_8000;
-
 /// One decoded message with its place in the stream.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Record<'a> {
@@ -377,12 +371,13 @@ impl Decoder {
 
 /// The fast path for the two messages that make up nearly all of a
 /// real recording (on the corpus, PLAYER_DIFF is 90% of messages and
-/// INPUT_DIFF 9%, 95% of the bytes between them) when every packed int
-/// in them takes one byte, as a tee's movement and input changes
-/// almost always do: one check of the extend flags, then fixed-offset
-/// reads. `None` for anything else, which [`Decoder::decode_message`]
-/// decodes (it gives the same result for these messages too: the tests
-/// compare the two paths on every corpus file).
+/// INPUT_DIFF 9%, 95% of the bytes between them) in their usual shape:
+/// every packed int in one byte, but for an input's aim, in one or two, as
+/// a tee's movement and input changes almost always are. One check of the
+/// extend flags, then fixed-offset reads. `None` for anything else, which
+/// [`Decoder::decode_message`] decodes (it gives the same result for these
+/// messages too: the tests compare the two paths on generated messages and
+/// every corpus file).
 ///
 /// Returns the message, its tick and its length, having applied it to
 /// `ticks`.
@@ -422,40 +417,43 @@ pub(crate) fn short_player_diff<'a>(
     Some((message, tick, 3))
 }
 
-/// The INPUT_DIFF half of [`short_message`]: one whose cid and ten ints
-/// take one or two bytes each.
+/// The INPUT_DIFF half of [`short_message`]: one whose aim (target x and
+/// y) takes one or two bytes per int and every other int one byte, as a
+/// player's input changes almost always do (two-byte ints elsewhere go to
+/// the general path). No branch depends on which aim ints are long, which
+/// varies from input to input.
 #[inline(always)]
 pub(crate) fn short_input_diff<'a>(
     ticks: &TickState,
     input: &'a [u8],
 ) -> Option<(Message<'a>, i32, usize)> {
-    // An INPUT_DIFF whose cid and ints take one or two bytes each:
-    // at most this many bytes.
-    let bytes = input.first_chunk::<{ 1 + 2 * (1 + INPUT_INTS) }>()?;
-    let (head, _) = bytes.split_first_chunk::<16>()?;
-    let word = u128::from_le_bytes(*head);
-    if word & 0xFF != u128::from(INPUT_DIFF_ID_BYTE) {
+    // Id, cid and direction; the aim ints at 3 and 4 or 5; the seven
+    // other ints after them (at most 3 + 4 + 7 = 14 bytes in all). Reading
+    // 32 lets a masked offset stand in for a bounds check.
+    let bytes = input.first_chunk::<32>()?;
+    let &[id, cid, direction, ..] = bytes;
+    if id != INPUT_DIFF_ID_BYTE || (cid | direction) & 0x80 != 0 {
         return None;
     }
-    let mut diff = [0; INPUT_INTS];
-    let (cid, len) = if word & INPUT_DIFF_EXTEND == 0 {
-        // Every int in one byte (most inputs): no branch per int.
-        let [_, cid, ints @ ..] = head;
-        for (v, &b) in diff.iter_mut().zip(ints) {
-            *v = decode_one_byte(b);
-        }
-        (decode_one_byte(*cid), INPUT_DIFF_SHORT_LEN)
-    } else {
-        // Some in two bytes (aim coordinates): one branch per int.
-        let mut at = 1;
-        let cid = decode_up_to_two_bytes(bytes, &mut at)?;
-        for v in &mut diff {
-            *v = decode_up_to_two_bytes(bytes, &mut at)?;
-        }
-        (cid, at)
+    let byte = |at: usize| bytes.get(at & 31).copied().unwrap_or(0);
+    let (x, x_len, x_ends) = decode_up_to_two_bytes(byte(3), byte(4));
+    let y_at = 3usize.wrapping_add(x_len);
+    let (y, y_len, y_ends) = decode_up_to_two_bytes(byte(y_at), byte(y_at.wrapping_add(1)));
+    let rest_at = y_at.wrapping_add(y_len);
+    let rest = bytes.get(rest_at..rest_at.wrapping_add(8))?;
+    let rest = u64::from_le_bytes(rest.try_into().ok()?);
+    // The seven other ints, one byte each.
+    if !(x_ends && y_ends) || rest & 0x0080_8080_8080_8080 != 0 {
+        return None;
+    }
+    let [r0, r1, r2, r3, r4, r5, r6, _] = rest.to_le_bytes();
+    let diff = [direction, r0, r1, r2, r3, r4, r5, r6].map(decode_one_byte);
+    let [direction, r0, r1, r2, r3, r4, r5, r6] = diff;
+    let message = Message::InputDiff {
+        cid: decode_one_byte(cid),
+        diff: [direction, x, y, r0, r1, r2, r3, r4, r5, r6],
     };
-    let message = Message::InputDiff { cid, diff };
-    Some((message, ticks.tick(), len))
+    Some((message, ticks.tick(), rest_at.wrapping_add(7)))
 }
 
 #[cfg(test)]
@@ -482,7 +480,8 @@ mod tests {
             seed ^= seed << 17;
             seed
         };
-        let mut short = 0;
+        // Short decodes of PLAYER_DIFF and of INPUT_DIFF.
+        let mut short = [0; 2];
         for round in 0..200_000 {
             let mut bytes = [0u8; 64];
             let mut len = 0;
@@ -493,10 +492,17 @@ mod tests {
                 len += n;
             };
             let r = next();
-            // Values: mostly one byte, some two, a few of any size.
+            // Values: mostly one byte, some two, a few of any size; in
+            // every other INPUT_DIFF, the aim (ints 3 and 4 of the
+            // message) up to two bytes and the rest one, as real inputs.
+            let realistic = round % 6 == 1;
+            let mut at = 0;
             let mut value = || {
                 let r = next();
+                at += 1;
                 match r % 8 {
+                    _ if realistic && (at == 3 || at == 4) => ((r >> 8) % 16_384) as i32 - 8192,
+                    _ if realistic => ((r >> 8) % 128) as i32 - 64,
                     0 => (r >> 8) as i32,
                     1 | 2 => ((r >> 8) % 16_384) as i32 - 8192,
                     _ => ((r >> 8) % 128) as i32 - 64,
@@ -535,7 +541,7 @@ mod tests {
                 assert_eq!(ticks, before);
                 continue;
             };
-            short += 1;
+            short[usize::from(matches!(message, Message::InputDiff { .. }))] += 1;
             let mut c = Cursor::new(input);
             let general = int(&mut c).and_then(|id| read_body(id, &mut c, 0)).unwrap();
             assert_eq!(message, general, "{input:02x?}");
@@ -544,16 +550,13 @@ mod tests {
             assert_eq!(expected.apply(&general), Some(tick));
             assert_eq!(ticks, expected);
         }
-        assert!(short > 30_000, "{short}");
+        assert!(short[0] > 20_000 && short[1] > 5_000, "{short:?}");
     }
 
     #[test]
-    fn short_input_diff_constants() {
+    fn input_diff_id_byte() {
         let mut buf = [0u8; varint::MAX_LEN];
         assert_eq!(varint::encode(ID_INPUT_DIFF, &mut buf), 1);
         assert_eq!(buf[0], INPUT_DIFF_ID_BYTE);
-        let mut mask = [0u8; 16];
-        mask[1..INPUT_DIFF_SHORT_LEN].fill(0x80);
-        assert_eq!(INPUT_DIFF_EXTEND, u128::from_le_bytes(mask));
     }
 }
