@@ -112,13 +112,10 @@ fn teehistorian_sweep() {
     };
     let mut figures = Figures::default();
     for (name, bytes) in &files {
-        if teehistorian::TeehistorianIter::new(bytes).is_err() {
-            continue; // Not a teehistorian file (the corpus has one).
-        }
         sweep_file(&mut Teehistorian, name, bytes, 0x7EE, &mut figures);
     }
     figures.report("teehistorian");
-    assert!(figures.files >= 5, "{figures:?}");
+    assert_eq!(figures.files, files.len(), "{figures:?}");
 }
 
 // ---------------------------------------------------------------------- slippi
@@ -220,13 +217,10 @@ fn slippi_sweep() {
     };
     let mut figures = Figures::default();
     for (name, bytes) in &files {
-        if name.starts_with("bad_") {
-            continue; // Fail as a whole: bad_files_fail_cleanly.
-        }
         sweep_file(&mut Slippi, name, bytes, 0x51A, &mut figures);
     }
     figures.report("slippi");
-    assert!(figures.files >= 60, "{figures:?}");
+    assert_eq!(figures.files, files.len(), "{figures:?}");
 }
 
 // ------------------------------------------------------------ demo + snapshot
@@ -359,5 +353,5 @@ fn demo_sweep() {
         sweep_file(&mut stream, name, bytes, 0xDE40, &mut figures);
     }
     figures.report("demo");
-    assert!(figures.files >= 9, "{figures:?}");
+    assert_eq!(figures.files, files.len(), "{figures:?}");
 }

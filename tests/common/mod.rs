@@ -22,12 +22,17 @@ pub fn corpus_dir(test: &str) -> Option<PathBuf> {
 }
 
 /// Every file directly in `corpus/sub` whose name ends with `ext`, sorted,
-/// with its bytes. `None` (after a SKIPPED line) when the corpus is absent.
+/// with its bytes. `None` (after a SKIPPED line) when the corpus, or that
+/// folder of it, is absent or holds no such file (a corpus of other files,
+/// `GAMEFMT_CORPUS`, may hold only some formats).
 pub fn corpus_files(test: &str, sub: &str, ext: &str) -> Option<Vec<(String, Vec<u8>)>> {
     let dir = corpus_dir(test)?.join(sub);
     let mut out = Vec::new();
-    let mut entries: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("reading {}: {e}", dir.display()))
+    let Ok(listing) = std::fs::read_dir(&dir) else {
+        eprintln!("SKIPPED {test}: no folder {}", dir.display());
+        return None;
+    };
+    let mut entries: Vec<_> = listing
         .map(|e| e.unwrap().path())
         .filter(|p| p.file_name().unwrap().to_string_lossy().ends_with(ext))
         .collect();
@@ -36,6 +41,9 @@ pub fn corpus_files(test: &str, sub: &str, ext: &str) -> Option<Vec<(String, Vec
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         out.push((name, std::fs::read(&path).unwrap()));
     }
-    assert!(!out.is_empty(), "no *{ext} files in {}", dir.display());
+    if out.is_empty() {
+        eprintln!("SKIPPED {test}: no *{ext} files in {}", dir.display());
+        return None;
+    }
     Some(out)
 }

@@ -234,10 +234,13 @@ fn run<T: Stream>(
     }
 }
 
-fn trace<T: Stream>(stream: &mut T, name: &str, bytes: &[u8]) -> Trace<T::State, T::Record> {
-    let (mut state, first) = stream
-        .start(bytes)
-        .unwrap_or_else(|| panic!("{name}: the whole file does not start"));
+/// The clean decode of `bytes`, or `None` if it does not even start.
+fn trace<T: Stream>(
+    stream: &mut T,
+    name: &str,
+    bytes: &[u8],
+) -> Option<Trace<T::State, T::Record>> {
+    let (mut state, first) = stream.start(bytes)?;
     let mut t = Trace {
         first,
         records: Vec::new(),
@@ -270,7 +273,7 @@ fn trace<T: Stream>(stream: &mut T, name: &str, bytes: &[u8]) -> Trace<T::State,
             t.states.push((pos, state.clone()));
         }
     }
-    t
+    Some(t)
 }
 
 /// The stored state at the last stored boundary at or before `at`.
@@ -283,6 +286,9 @@ fn state_before<S: Clone, R>(t: &Trace<S, R>, at: usize) -> Option<(usize, S)> {
 #[derive(Default, Debug)]
 pub struct Figures {
     pub files: usize,
+    /// Of `files`, those whose start (what precedes the push decoder's
+    /// first step, e.g. a demo header) refused the whole file.
+    pub rejected: usize,
     pub bytes: usize,
     pub prefixes: usize,
     pub corruptions: usize,
@@ -294,9 +300,10 @@ pub struct Figures {
 impl Figures {
     pub fn report(&self, format: &str) {
         eprintln!(
-            "sweep {format}: {} files ({} bytes), {} prefixes and {} corruptions checked \
+            "sweep {format}: {} files ({} rejected whole; {} bytes), {} prefixes and {} corruptions checked \
              incrementally, {} prefixes and {} corruptions from scratch, in {:.1?}{}",
             self.files,
+            self.rejected,
             self.bytes,
             self.prefixes,
             self.corruptions,
@@ -314,7 +321,9 @@ const SCRATCH_BYTES: usize = 12 << 20;
 
 /// Sweeps one file: prefixes and corruptions, incrementally and (a
 /// subsample of each) from scratch. `seed` fixes the corruptions. The
-/// whole file must decode cleanly (no error).
+/// whole file may itself be damaged (real files are): its records up to
+/// the error are then what prefixes must deliver, and a prefix that holds
+/// the damage may end in the same error, at the same place.
 pub fn sweep_file<T: Stream>(
     stream: &mut T,
     name: &str,
@@ -324,8 +333,11 @@ pub fn sweep_file<T: Stream>(
 ) {
     let started = Instant::now();
     let scratch = (SCRATCH_BYTES * scale() / bytes.len().max(1)).clamp(4, 48 * scale());
-    let t = trace(stream, name, bytes);
-    assert_ne!(t.stop, Stop::Error, "{name}: the whole file fails");
+    let Some(t) = trace(stream, name, bytes) else {
+        sweep_rejected(stream, bytes, seed, scratch, figures);
+        figures.elapsed += started.elapsed();
+        return;
+    };
     let whole = stream.scratch(bytes);
     let clean: Vec<_> = t.records.iter().map(|(_, e, r)| (*e, r)).collect();
     let scratch_whole: Vec<_> = whole.records.iter().map(|(e, r)| (*e, r)).collect();
@@ -338,8 +350,9 @@ pub fn sweep_file<T: Stream>(
     let inside = |len: usize| t.records.partition_point(|(_, end, _)| *end <= len);
     // The prefix `..len` decoded incrementally: the records delivered must
     // be exactly those of the clean decode wholly inside it, and the
-    // decoder must stop at the last boundary, asking for more. Returns the
-    // ending the decoder then reports (`None`: the start failed).
+    // decoder must stop at the last boundary, asking for more (or, if the
+    // whole file fails there, failing the same way). Returns the ending
+    // the decoder then reports (`None`: the start failed, or an error).
     let incremental = |stream: &mut T, len: usize| -> Option<String> {
         let prefix = &bytes[..len];
         let (from, state) = match state_before(&t, len) {
@@ -361,16 +374,19 @@ pub fn sweep_file<T: Stream>(
             .collect();
         let got: Vec<_> = r.records.iter().collect();
         assert_eq!(got, want, "{name}[..{len}]: records");
+        let last_boundary = t.boundaries[t.boundaries.partition_point(|b| *b <= len) - 1];
         match r.stop {
-            Stop::NeedMore => {
-                let b = t.boundaries.partition_point(|b| *b <= len);
-                assert_eq!(
-                    r.pos,
-                    t.boundaries[b - 1],
-                    "{name}[..{len}]: stopped before the last boundary"
-                );
-            }
+            Stop::NeedMore => assert_eq!(
+                r.pos, last_boundary,
+                "{name}[..{len}]: stopped before the last boundary"
+            ),
             Stop::Done => assert_eq!(t.stop, Stop::Done, "{name}[..{len}]"),
+            // The whole file's own damage, seen by the prefix too.
+            Stop::Error
+                if t.stop == Stop::Error && r.pos == t.boundaries[t.boundaries.len() - 1] =>
+            {
+                return None;
+            }
             Stop::Error | Stop::Converged | Stop::Window => panic!("{name}[..{len}]: {:?}", r.stop),
         }
         Some(stream.end(&r.state, len - r.pos))
@@ -436,4 +452,44 @@ pub fn sweep_file<T: Stream>(
     figures.files += 1;
     figures.bytes += bytes.len();
     figures.elapsed += started.elapsed();
+}
+
+/// The sweep of a file whose start (a header outside the push decoder) is
+/// rejected as a whole: there are no records to compare, so each prefix
+/// and corruption must only end cleanly, within the bounded steps of
+/// [`run`], incrementally and from scratch.
+fn sweep_rejected<T: Stream>(
+    stream: &mut T,
+    bytes: &[u8],
+    seed: u64,
+    scratch: usize,
+    figures: &mut Figures,
+) {
+    let decode = |stream: &mut T, input: &[u8], from_scratch: bool| {
+        if let Some((state, first)) = stream.start(input) {
+            run(stream, state, input, first, None);
+        }
+        if from_scratch {
+            stream.scratch(input);
+        }
+    };
+    let lengths = prefix_lengths(bytes.len());
+    let scratch_lengths = spaced(&lengths, scratch);
+    for &len in &lengths {
+        decode(stream, &bytes[..len], scratch_lengths.contains(&len));
+        figures.prefixes += 1;
+    }
+    figures.scratch_prefixes += scratch_lengths.len();
+    let mut copy = bytes.to_vec();
+    for (k, (at, value)) in corruptions(bytes, seed).into_iter().enumerate() {
+        copy[at] = value;
+        let from_scratch = k % 2 == 0 && k / 2 < scratch / 2;
+        decode(stream, &copy, from_scratch);
+        copy[at] = bytes[at];
+        figures.corruptions += 1;
+        figures.scratch_corruptions += usize::from(from_scratch);
+    }
+    figures.files += 1;
+    figures.rejected += 1;
+    figures.bytes += bytes.len();
 }
