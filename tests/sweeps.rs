@@ -6,7 +6,9 @@
 //! bounded number of steps; prefixes deliver exactly the records of the
 //! whole file that lie wholly inside them; corrupted files deliver every
 //! record before the damage unchanged. `GAMEFMT_SWEEP=full` samples ten
-//! times more. Datafiles and maps: `datafile_sweep.rs`.
+//! times more. `damaged_files_sweep` sweeps damaged copies of small corpus
+//! files too, as files nobody has seen may be. Datafiles and maps:
+//! `datafile_sweep.rs`.
 #![allow(
     clippy::unwrap_used,
     clippy::indexing_slicing,
@@ -354,4 +356,75 @@ fn demo_sweep() {
     }
     figures.report("demo");
     assert_eq!(figures.files, files.len(), "{figures:?}");
+}
+
+// ------------------------------------------------------------ damaged files
+
+/// Damaged copies of the two smallest files of a folder, as real files
+/// come damaged: cut short, a byte flipped, a run zeroed, the tail
+/// randomised, the two concatenated; and an empty and a one-byte file.
+fn damaged(files: &[(String, Vec<u8>)], seed: u64) -> Vec<(String, Vec<u8>)> {
+    let mut small: Vec<_> = files.iter().filter(|(_, b)| b.len() >= 256).collect();
+    small.sort_by_key(|(_, b)| b.len());
+    small.truncate(2);
+    let mut rng = sweep::Rng::new(seed);
+    let mut out = vec![
+        ("empty".to_owned(), Vec::new()),
+        ("one byte".to_owned(), vec![0]),
+    ];
+    for (name, bytes) in &small {
+        let n = bytes.len();
+        let at = n / 4 + rng.below(n - n / 4);
+        out.push((format!("{name} cut at {at}"), bytes[..at].to_vec()));
+        let mut flipped = bytes.clone();
+        flipped[at] ^= 0xFF;
+        out.push((format!("{name} flipped at {at}"), flipped));
+        let mut zeroed = bytes.clone();
+        let from = n / 4 + rng.below(n / 2);
+        zeroed[from..(from + 64).min(n)].fill(0);
+        out.push((format!("{name} zeroed from {from}"), zeroed));
+        let mut random = bytes.clone();
+        let from = n / 2 + rng.below(n / 2);
+        random[from..]
+            .iter_mut()
+            .for_each(|b| *b = rng.next() as u8);
+        out.push((format!("{name} random from {from}"), random));
+    }
+    if let [(a, x), (b, y)] = small[..] {
+        out.push((format!("{a} + {b}"), [x.as_slice(), y].concat()));
+    }
+    out
+}
+
+/// The sweeps' own promise for files nobody has seen: damaged files are
+/// swept (up to their damage) like whole ones, never failed on.
+#[test]
+fn damaged_files_sweep() {
+    let mut figures = Figures::default();
+    if let Some(files) = common::corpus_files("damaged_files_sweep", "slippi", ".slp") {
+        for (name, bytes) in damaged(&files, 0xDA51) {
+            sweep_file(&mut Slippi, &name, &bytes, 0x51A, &mut figures);
+        }
+    }
+    if let Some(files) = common::corpus_files(
+        "damaged_files_sweep",
+        "teeworlds/teehistorian",
+        ".teehistorian",
+    ) {
+        for (name, bytes) in damaged(&files, 0xDA7E) {
+            sweep_file(&mut Teehistorian, &name, &bytes, 0x7EE, &mut figures);
+        }
+    }
+    if let Some(files) = common::corpus_files("damaged_files_sweep", "teeworlds/demos", ".demo") {
+        let mut stream = Demo {
+            scratch: vec![0; demo::MAX_PAYLOAD],
+            ints: vec![I32::ZERO; demo::MAX_PAYLOAD_INTS],
+            owned: OwnedBuffers::new(),
+            sizes: &[],
+        };
+        for (name, bytes) in damaged(&files, 0xDADE) {
+            sweep_file(&mut stream, &name, &bytes, 0xDE40, &mut figures);
+        }
+    }
+    figures.report("damaged");
 }
