@@ -234,6 +234,17 @@ struct Demo {
     sizes: &'static [u16],
 }
 
+impl Demo {
+    fn new() -> Self {
+        Self {
+            scratch: vec![0; demo::MAX_PAYLOAD],
+            ints: vec![I32::ZERO; demo::MAX_PAYLOAD_INTS],
+            owned: OwnedBuffers::new(),
+            sizes: &[],
+        }
+    }
+}
+
 impl Stream for Demo {
     type State = ChunkDecoder;
     /// Kind (0 tick, 1 snapshot, 2 message, 3 delta, 4 unknown), tick or
@@ -344,12 +355,7 @@ fn demo_sweep() {
     let Some(files) = common::corpus_files("demo_sweep", "teeworlds/demos", ".demo") else {
         return;
     };
-    let mut stream = Demo {
-        scratch: vec![0; demo::MAX_PAYLOAD],
-        ints: vec![I32::ZERO; demo::MAX_PAYLOAD_INTS],
-        owned: OwnedBuffers::new(),
-        sizes: &[],
-    };
+    let mut stream = Demo::new();
     let mut figures = Figures::default();
     for (name, bytes) in &files {
         sweep_file(&mut stream, name, bytes, 0xDE40, &mut figures);
@@ -416,12 +422,7 @@ fn damaged_files_sweep() {
         }
     }
     if let Some(files) = common::corpus_files("damaged_files_sweep", "teeworlds/demos", ".demo") {
-        let mut stream = Demo {
-            scratch: vec![0; demo::MAX_PAYLOAD],
-            ints: vec![I32::ZERO; demo::MAX_PAYLOAD_INTS],
-            owned: OwnedBuffers::new(),
-            sizes: &[],
-        };
+        let mut stream = Demo::new();
         for (name, bytes) in damaged(&files, 0xDADE) {
             sweep_file(&mut stream, &name, &bytes, 0xDE40, &mut figures);
         }
