@@ -33,15 +33,12 @@ fn on_small_stack<T: Send + 'static>(what: &str, f: impl FnOnce() -> T + Send + 
 }
 
 /// The smallest and the largest corpus file of a folder that `valid`
-/// accepts, or `fallback` (if there is one) without the corpus. Damaged
-/// files are the sweeps' business; stack depth is measured on whole ones.
-fn files(sub: &str, ext: &str, fallback: &[u8], valid: fn(&[u8]) -> bool) -> Vec<Vec<u8>> {
+/// accepts, or the crate's `sample` (if it has one) without the corpus.
+/// Damaged files are the sweeps' business; stack depth is measured on
+/// whole ones.
+fn files(sub: &str, ext: &str, sample: Option<&[u8]>, valid: fn(&[u8]) -> bool) -> Vec<Vec<u8>> {
     let Some(files) = common::corpus_files("stack", sub, ext) else {
-        return [fallback]
-            .into_iter()
-            .filter(|b| !b.is_empty())
-            .map(<[u8]>::to_vec)
-            .collect();
+        return sample.into_iter().map(<[u8]>::to_vec).collect();
     };
     let mut files: Vec<_> = files
         .into_iter()
@@ -79,7 +76,7 @@ fn datafile_and_map_on_64k_stack() {
     for bytes in files(
         "teeworlds/maps",
         ".map",
-        gamefmt::datafile::SAMPLE_MAP,
+        Some(gamefmt::datafile::SAMPLE_MAP),
         valid,
     ) {
         assert!(on_small_stack("map", move || walk_map(&bytes)) > 0);
@@ -89,33 +86,32 @@ fn datafile_and_map_on_64k_stack() {
 #[test]
 fn demo_and_snapshots_on_64k_stack() {
     // The smallest and the largest demo: every chunk, every snapshot.
-    let valid = |b: &[u8]| {
-        DemoView::parse(b).is_ok_and(|v| v.chunks().all(|c| c.is_ok())) && snapshots(b) > 0
-    };
-    for bytes in files("teeworlds/demos", ".demo", &[], valid) {
-        assert!(on_small_stack("demo", move || snapshots(&bytes)) > 0);
+    let valid = |b: &[u8]| snapshots(b).is_ok_and(|n| n > 0);
+    for bytes in files("teeworlds/demos", ".demo", None, valid) {
+        assert!(on_small_stack("demo", move || snapshots(&bytes).unwrap()) > 0);
     }
 }
 
-/// Snapshots with items rebuilt from a demo, until the first error.
-fn snapshots(bytes: &[u8]) -> usize {
-    let Ok(view) = DemoView::parse(bytes) else {
-        return 0;
-    };
+/// Rebuilds every snapshot of a demo: how many hold items.
+fn snapshots(bytes: &[u8]) -> Result<usize, gamefmt::Error> {
+    let view = DemoView::parse(bytes)?;
     let mut owned = OwnedBuffers::new();
     let mut frames = Frames::new(&view, owned.buffers());
     let mut n = 0;
-    while let Some(Ok(frame)) = frames.next() {
-        n += frame.snapshot.item_count().min(1);
+    while let Some(frame) = frames.next() {
+        n += frame?.snapshot.item_count().min(1);
     }
-    n
+    Ok(n)
 }
 
 #[test]
 fn teehistorian_on_64k_stack() {
-    let sample = teehistorian::SAMPLE;
-    let valid =
-        |b: &[u8]| teehistorian::TeehistorianIter::new(b).is_ok_and(|mut i| i.all(|r| r.is_ok()));
+    let sample = Some(teehistorian::SAMPLE);
+    let valid = |b: &[u8]| {
+        let mut players = teehistorian::PlayerState::<128>::new();
+        teehistorian::TeehistorianIter::new(b)
+            .is_ok_and(|mut i| i.all(|r| r.is_ok_and(|r| players.apply(&r.message).is_ok())))
+    };
     for bytes in files("teeworlds/teehistorian", ".teehistorian", sample, valid) {
         on_small_stack("teehistorian", move || {
             let mut it = teehistorian::TeehistorianIter::new(&bytes).unwrap();
@@ -123,7 +119,7 @@ fn teehistorian_on_64k_stack() {
             let mut players = teehistorian::PlayerState::<128>::new();
             for r in it.by_ref() {
                 let r = r.unwrap();
-                let _ = players.apply(&r.message);
+                players.apply(&r.message).unwrap();
                 if let teehistorian::Message::Ex(ex) = r.message {
                     let _ = ex.parse();
                 }
@@ -134,7 +130,7 @@ fn teehistorian_on_64k_stack() {
 
 #[test]
 fn slippi_on_64k_stack() {
-    let sample = slippi::SAMPLE_SLP;
+    let sample = Some(slippi::SAMPLE_SLP);
     let valid = |b: &[u8]| {
         slippi::SlpView::parse(b)
             .is_ok_and(|v| v.metadata().is_ok() && v.events().all(|e| e.is_ok()))

@@ -289,6 +289,8 @@ pub struct Figures {
     /// Of `files`, those whose start (what precedes the push decoder's
     /// first step, e.g. a demo header) refused the whole file.
     pub rejected: usize,
+    /// Records of the whole files' clean decodes.
+    pub records: usize,
     pub bytes: usize,
     pub prefixes: usize,
     pub corruptions: usize,
@@ -298,13 +300,21 @@ pub struct Figures {
 }
 
 impl Figures {
+    /// Counts one swept file of `len` bytes, begun at `started`.
+    fn add_file(&mut self, len: usize, started: Instant) {
+        self.files += 1;
+        self.bytes += len;
+        self.elapsed += started.elapsed();
+    }
+
     pub fn report(&self, format: &str) {
         eprintln!(
-            "sweep {format}: {} files ({} rejected whole; {} bytes), {} prefixes and {} corruptions checked \
+            "sweep {format}: {} files ({} rejected whole; {} bytes, {} records), {} prefixes and {} corruptions checked \
              incrementally, {} prefixes and {} corruptions from scratch, in {:.1?}{}",
             self.files,
             self.rejected,
             self.bytes,
+            self.records,
             self.prefixes,
             self.corruptions,
             self.scratch_prefixes,
@@ -335,9 +345,11 @@ pub fn sweep_file<T: Stream>(
     let scratch = (SCRATCH_BYTES * scale() / bytes.len().max(1)).clamp(4, 48 * scale());
     let Some(t) = trace(stream, name, bytes) else {
         sweep_rejected(stream, bytes, seed, scratch, figures);
-        figures.elapsed += started.elapsed();
+        figures.rejected += 1;
+        figures.add_file(bytes.len(), started);
         return;
     };
+    figures.records += t.records.len();
     let whole = stream.scratch(bytes);
     let clean: Vec<_> = t.records.iter().map(|(_, e, r)| (*e, r)).collect();
     let scratch_whole: Vec<_> = whole.records.iter().map(|(e, r)| (*e, r)).collect();
@@ -382,9 +394,7 @@ pub fn sweep_file<T: Stream>(
             ),
             Stop::Done => assert_eq!(t.stop, Stop::Done, "{name}[..{len}]"),
             // The whole file's own damage, seen by the prefix too.
-            Stop::Error
-                if t.stop == Stop::Error && r.pos == t.boundaries[t.boundaries.len() - 1] =>
-            {
+            Stop::Error if t.stop == Stop::Error && t.boundaries.last() == Some(&r.pos) => {
                 return None;
             }
             Stop::Error | Stop::Converged | Stop::Window => panic!("{name}[..{len}]: {:?}", r.stop),
@@ -449,15 +459,14 @@ pub fn sweep_file<T: Stream>(
         copy[at] = bytes[at];
         figures.scratch_corruptions += 1;
     }
-    figures.files += 1;
-    figures.bytes += bytes.len();
-    figures.elapsed += started.elapsed();
+    figures.add_file(bytes.len(), started);
 }
 
 /// The sweep of a file whose start (a header outside the push decoder) is
 /// rejected as a whole: there are no records to compare, so each prefix
-/// and corruption must only end cleanly, within the bounded steps of
-/// [`run`], incrementally and from scratch.
+/// and corruption (the same ones as [`sweep_file`] takes) must only end
+/// cleanly, within the bounded steps of [`run`], and a subsample of each
+/// from scratch.
 fn sweep_rejected<T: Stream>(
     stream: &mut T,
     bytes: &[u8],
@@ -465,31 +474,32 @@ fn sweep_rejected<T: Stream>(
     scratch: usize,
     figures: &mut Figures,
 ) {
-    let decode = |stream: &mut T, input: &[u8], from_scratch: bool| {
+    let incremental = |stream: &mut T, input: &[u8]| {
         if let Some((state, first)) = stream.start(input) {
             run(stream, state, input, first, None);
         }
-        if from_scratch {
-            stream.scratch(input);
-        }
     };
     let lengths = prefix_lengths(bytes.len());
-    let scratch_lengths = spaced(&lengths, scratch);
     for &len in &lengths {
-        decode(stream, &bytes[..len], scratch_lengths.contains(&len));
+        incremental(stream, &bytes[..len]);
         figures.prefixes += 1;
     }
-    figures.scratch_prefixes += scratch_lengths.len();
+    for len in spaced(&lengths, scratch) {
+        stream.scratch(&bytes[..len]);
+        figures.scratch_prefixes += 1;
+    }
+    let corrupt = corruptions(bytes, seed);
     let mut copy = bytes.to_vec();
-    for (k, (at, value)) in corruptions(bytes, seed).into_iter().enumerate() {
+    for &(at, value) in &corrupt {
         copy[at] = value;
-        let from_scratch = k % 2 == 0 && k / 2 < scratch / 2;
-        decode(stream, &copy, from_scratch);
+        incremental(stream, &copy);
         copy[at] = bytes[at];
         figures.corruptions += 1;
-        figures.scratch_corruptions += usize::from(from_scratch);
     }
-    figures.files += 1;
-    figures.rejected += 1;
-    figures.bytes += bytes.len();
+    for (at, value) in spaced(&corrupt, scratch / 2) {
+        copy[at] = value;
+        stream.scratch(&copy);
+        copy[at] = bytes[at];
+        figures.scratch_corruptions += 1;
+    }
 }
