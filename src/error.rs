@@ -37,6 +37,9 @@ pub enum ErrorKind {
     /// The input is a valid container holding an old layout that this crate
     /// recognises but does not decode (e.g. 2007-era Teeworlds maps).
     LegacyLayout,
+    /// A strict parse refused a quirk that the default (lenient) parse reads
+    /// with a [`Warning`](crate::warning::Warning) of this kind.
+    Refused(crate::warning::WarningKind),
 }
 
 /// A decoding error: what went wrong and where.
@@ -95,6 +98,7 @@ impl fmt::Display for ErrorKind {
             Self::Decompress => f.write_str("invalid compressed data"),
             Self::Corrupt(what) => write!(f, "corrupt: {what}"),
             Self::LegacyLayout => f.write_str("legacy layout, recognised but not decoded"),
+            Self::Refused(quirk) => write!(f, "refused in strict mode: {quirk}"),
         }
     }
 }

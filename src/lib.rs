@@ -56,6 +56,8 @@ pub mod slippi;
 pub mod snapshot;
 pub mod teehistorian;
 pub mod varint;
+pub mod warning;
 
 pub use error::{Error, ErrorKind, Result};
 pub use format::Format;
+pub use warning::{Warn, Warning, WarningKind};

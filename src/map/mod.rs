@@ -50,6 +50,7 @@ mod i32string;
 mod image;
 mod info;
 mod layer;
+mod old_layouts;
 mod quads;
 pub mod raw;
 mod sound;

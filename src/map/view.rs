@@ -19,6 +19,7 @@ use crate::datafile::{
     DatafileView, ITEMTYPE_EX, Item, ItemTypeEntry, UUID_AUTOMAPPER_CONFIG, UUID_ENVPOINTS_BEZIER,
 };
 use crate::error::{Error, ErrorKind, Result};
+use crate::warning::Warn;
 
 /// A Teeworlds/DDNet map, validated once by [`MapView::parse`] and then read
 /// in place.
@@ -88,9 +89,25 @@ pub(super) fn index(value: i32) -> Option<usize> {
 }
 
 impl<'a> MapView<'a> {
-    /// Parses `file` as a datafile and validates it as a map.
+    /// Parses `file` as a datafile and validates it as a map, reading the
+    /// quirks engines accept (warnings are dropped; see
+    /// [`parse_with`](Self::parse_with)).
     pub fn parse(file: &'a [u8]) -> Result<Self> {
         Self::new(DatafileView::parse(file)?)
+    }
+
+    /// [`parse`](Self::parse), reporting each quirk of the datafile (see
+    /// [`DatafileView::parse_with`]) and of the map (2010-era switch and
+    /// speedup layers) to `warn`.
+    pub fn parse_with<W: Warn + ?Sized>(file: &'a [u8], warn: &mut W) -> Result<Self> {
+        Self::new_with(DatafileView::parse_with(file, warn)?, warn)
+    }
+
+    /// Parses and validates `file` as current DDNet does; see
+    /// [`DatafileView::parse_strict`]. Old switch and speedup layers then
+    /// fail when their tiles are read, as in DDNet.
+    pub fn parse_strict(file: &'a [u8]) -> Result<Self> {
+        Self::new(DatafileView::parse_strict(file)?)
     }
 
     /// Validates a datafile as a map.
@@ -104,7 +121,15 @@ impl<'a> MapView<'a> {
     ///
     /// A 2007-era map (no VERSION item, its own item types above 0x8000)
     /// fails with [`ErrorKind::LegacyLayout`]; see [`is_legacy`](Self::is_legacy).
+    ///
+    /// The view is strict when `df` is.
     pub fn new(df: DatafileView<'a>) -> Result<Self> {
+        Self::new_with(df, &mut ())
+    }
+
+    /// [`new`](Self::new), reporting the map's quirks to `warn` (unless `df`
+    /// is strict).
+    pub fn new_with<W: Warn + ?Sized>(df: DatafileView<'a>, warn: &mut W) -> Result<Self> {
         let Some(version_item) = df.find_item(ITEM_VERSION, 0) else {
             if Self::is_legacy(&df) {
                 return Err(Error::new(ErrorKind::LegacyLayout, 0));
@@ -138,6 +163,12 @@ impl<'a> MapView<'a> {
         let layers = Range::of(&df, ITEM_LAYER);
         for item in df.items_of_type(ITEM_LAYER) {
             Layer::check(&item)?;
+            let old = Layer::new(df, item)
+                .as_tiles()
+                .and_then(|t| t.old_layout_warning());
+            if let (Some(warning), false) = (old, df.is_strict()) {
+                warn.warn(warning);
+            }
         }
         for item in df.items_of_type(ITEM_GROUP) {
             Group::check(&item, layers.count)?;
