@@ -91,7 +91,10 @@ impl fmt::Display for WarningKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             Self::EmptyDataItem { index } => {
-                write!(f, "data item {index} is declared 0 bytes long (read as empty)")
+                write!(
+                    f,
+                    "data item {index} is declared 0 bytes long (read as empty)"
+                )
             }
             Self::DuplicateItemId { type_id, id } => write!(
                 f,

@@ -66,9 +66,13 @@ pub(super) const fn old_layout(kind: TileKind) -> Option<(usize, WarningKind)> {
 /// overwritten).
 pub(super) fn convert(kind: TileKind, buf: &mut [u8], packed_at: usize) -> Result<()> {
     let (new, old) = (kind.element_size(), old_layout(kind).map_or(0, |(s, _)| s));
-    if old == 0 || buf.len().checked_div(new) != buf.len().saturating_sub(packed_at).checked_div(old)
+    if old == 0
+        || buf.len().checked_div(new) != buf.len().saturating_sub(packed_at).checked_div(old)
     {
-        return Err(Error::corrupt("old tile layout does not fill the layer", packed_at));
+        return Err(Error::corrupt(
+            "old tile layout does not fill the layer",
+            packed_at,
+        ));
     }
     let count = buf.len() / new;
     for i in 0..count {
@@ -83,7 +87,8 @@ pub(super) fn convert(kind: TileKind, buf: &mut [u8], packed_at: usize) -> Resul
             (TileKind::Speedup, Some(&[force, kind, a0, a1])) => [force, 0, kind, 0, a0, a1],
             _ => return Err(Error::truncated(src)),
         };
-        if let (Some(out), Some(tile)) = (buf.get_mut(dst..dst.saturating_add(new)), tile.get(..new))
+        if let (Some(out), Some(tile)) =
+            (buf.get_mut(dst..dst.saturating_add(new)), tile.get(..new))
         {
             out.copy_from_slice(tile);
         }
@@ -92,7 +97,10 @@ pub(super) fn convert(kind: TileKind, buf: &mut [u8], packed_at: usize) -> Resul
 }
 
 #[cfg(test)]
-#[allow(clippy::indexing_slicing, reason = "unit tests: a panic is the failure report")]
+#[allow(
+    clippy::indexing_slicing,
+    reason = "unit tests: a panic is the failure report"
+)]
 mod tests {
     use super::*;
 

@@ -1,0 +1,478 @@
+//! The compatibility policy, quirk by quirk: each quirk built with the
+//! crate's own writers is read as the engines that play such files read it,
+//! reported as a warning, and refused by the strict parse where current
+//! DDNet refuses it. Then the corpus: every map reads the same strict and
+//! lenient except Teeworlds' Test.map, whose 2010 switch layer converts.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    clippy::arithmetic_side_effects,
+    reason = "tests: a panic is the failure report"
+)]
+
+mod common;
+
+use gamefmt::datafile::{DatafileView, DatafileWriter, WriteVersion};
+use gamefmt::map::{
+    ITEM_ENVELOPE, Layer, MapView, TILESLAYERFLAG_SPEEDUP, TILESLAYERFLAG_SWITCH, TileData,
+};
+use gamefmt::slippi::{Event, PayloadSizes, SlippiEventIter, SlpView, SlpWriter};
+use gamefmt::{Error, ErrorKind, Warning, WarningKind};
+
+/// What the stock 0.6 editor stores for an empty quads layer's data: a
+/// zlib stream of nothing.
+const EMPTY_ZLIB: [u8; 8] = [0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01];
+
+fn warnings_of_datafile(bytes: &[u8]) -> Vec<Warning> {
+    let mut w = Vec::new();
+    DatafileView::parse_with(bytes, &mut w).unwrap();
+    w
+}
+
+fn warnings_of_map(bytes: &[u8]) -> Vec<Warning> {
+    let mut w = Vec::new();
+    MapView::parse_with(bytes, &mut w).unwrap();
+    w
+}
+
+/// A map with the VERSION item, one group over `layers` layers, and
+/// whatever the caller adds.
+fn map_writer(layers: i32) -> DatafileWriter {
+    let mut w = DatafileWriter::new();
+    w.add_item(0, 0, &[1]).unwrap();
+    w.add_item(4, 0, &[2, 0, 0, 100, 100, 0, layers, 0, 0, 0, 0, 0])
+        .unwrap();
+    w
+}
+
+/// A version 3 tilemap item of `kind_flags`, `w` × `h`, whose design grid is
+/// data item `tiles` and whose physics data (for `slot`: 0 tele, 1 speedup,
+/// 2 front, 3 switch, 4 tune) is data item `physics`.
+fn physics_layer(
+    w: i32,
+    h: i32,
+    flags: i32,
+    tiles: usize,
+    slot: usize,
+    physics: usize,
+) -> Vec<i32> {
+    let mut v = vec![0, 2, 0, 3, w, h, flags, 255, 255, 255, 255, -1, 0, -1];
+    v.push(tiles as i32);
+    v.extend([0, 0, 0]); // empty name
+    let mut indices = [-1i32; 5];
+    indices[slot] = physics as i32;
+    v.extend(indices);
+    v
+}
+
+// ------------------------------------------------------------- 1. empty data
+
+/// A map whose only layer is an empty quads layer with a 0-byte data item,
+/// as the 0.6 editor saves it.
+fn empty_quads_map() -> (Vec<u8>, usize) {
+    let mut w = map_writer(1);
+    let data = w.add_data(b"");
+    w.add_item(5, 0, &[0, 3, 0, 2, 0, data as i32, -1]).unwrap();
+    (w.finish(WriteVersion::V4).unwrap(), data)
+}
+
+#[test]
+fn empty_data_item_reads_as_empty() {
+    let (bytes, data) = empty_quads_map();
+    let view = DatafileView::parse(&bytes).unwrap();
+    assert_eq!(
+        view.data_raw(data),
+        Some(&EMPTY_ZLIB[..]),
+        "the editor's stream"
+    );
+    assert_eq!(view.data_size(data), Some(0));
+    assert_eq!(view.decompress(data).unwrap(), b"");
+    assert_eq!(view.decompress_into(data, &mut []).unwrap(), b"");
+    assert_eq!(
+        warnings_of_datafile(&bytes),
+        [Warning::new(
+            WarningKind::EmptyDataItem { index: data },
+            view.data_offset(data).unwrap()
+        )]
+    );
+    // The map reads: one quads layer with no quads.
+    let map = MapView::parse(&bytes).unwrap();
+    let Some(Layer::Quads(q)) = map.layer(0) else {
+        panic!("not a quads layer")
+    };
+    assert_eq!(q.quad_count(), 0);
+    assert_eq!(q.quads_into(&mut []).unwrap().len(), 0);
+
+    // Strict, as DDNet since e3d028bd: the file opens, that item does not.
+    let strict = DatafileView::parse_strict(&bytes).unwrap();
+    assert_eq!(
+        strict.decompress(data).unwrap_err(),
+        Error::new(
+            ErrorKind::Refused(WarningKind::EmptyDataItem { index: data }),
+            view.data_offset(data).unwrap()
+        )
+    );
+}
+
+#[test]
+fn empty_declared_item_with_content_is_still_an_error() {
+    // Declared 0 bytes, but the stream inflates to 5: a real failure.
+    let mut w = DatafileWriter::new();
+    w.add_item(0, 0, &[1]).unwrap();
+    w.add_data(b"hello");
+    let mut bytes = w.finish(WriteVersion::V4).unwrap();
+    // The size table: header 36, one type (12), one item offset, one data
+    // offset, then data item 0's size.
+    let at = 36 + 12 + 4 + 4;
+    assert_eq!(bytes[at..at + 4], 5i32.to_le_bytes());
+    bytes[at..at + 4].copy_from_slice(&0i32.to_le_bytes());
+    let view = DatafileView::parse(&bytes).unwrap();
+    assert_eq!(view.decompress(0).unwrap_err().kind, ErrorKind::Decompress);
+}
+
+// ------------------------------------------------------- 2. duplicate item ids
+
+fn duplicate_envelopes_map() -> Vec<u8> {
+    let mut w = map_writer(0);
+    // Two envelopes with id 0 (version 1, 4 channels, points 0.. and 1..).
+    w.add_item(
+        ITEM_ENVELOPE,
+        0,
+        &[1, 4, 0, 1, -1, -1, -1, -1, -1, -1, -1, -1],
+    )
+    .unwrap();
+    w.add_duplicate_item(
+        ITEM_ENVELOPE,
+        0,
+        &[1, 4, 1, 1, -1, -1, -1, -1, -1, -1, -1, -1],
+    )
+    .unwrap();
+    w.add_item(6, 0, &[0, 0, 0, 0, 0, 0, 100, 1, 0, 0, 0, 0])
+        .unwrap();
+    w.finish(WriteVersion::V4).unwrap()
+}
+
+#[test]
+fn duplicate_item_ids_warn_and_first_wins() {
+    let bytes = duplicate_envelopes_map();
+    let view = DatafileView::parse(&bytes).unwrap();
+    let envelopes: Vec<_> = view.items_of_type(ITEM_ENVELOPE).collect();
+    assert_eq!(envelopes.len(), 2);
+    assert_eq!((envelopes[0].id(), envelopes[1].id()), (0, 0));
+    // Lookup by id: the first in file order.
+    let found = view.find_item(ITEM_ENVELOPE, 0).unwrap();
+    assert_eq!(found.offset(), envelopes[0].offset());
+    assert_eq!(found.int(2), Some(0));
+    assert_eq!(
+        warnings_of_datafile(&bytes),
+        [Warning::new(
+            WarningKind::DuplicateItemId {
+                type_id: ITEM_ENVELOPE,
+                id: 0
+            },
+            envelopes[1].offset()
+        )]
+    );
+    // The map's facts are all there: envelopes are looked up by position.
+    let map = MapView::parse(&bytes).unwrap();
+    assert_eq!(map.envelope_count(), 2);
+    assert_eq!(map.envelope(1).unwrap().start_point(), 1);
+    assert_eq!(map.env_point_count(), 2);
+
+    // Strict, as DDNet since 4de2f4f6: the whole file is refused.
+    let e = DatafileView::parse_strict(&bytes).unwrap_err();
+    assert_eq!(
+        e,
+        Error::new(
+            ErrorKind::Refused(WarningKind::DuplicateItemId {
+                type_id: ITEM_ENVELOPE,
+                id: 0
+            }),
+            envelopes[1].offset()
+        )
+    );
+    assert_eq!(MapView::parse_strict(&bytes).unwrap_err(), e);
+}
+
+#[test]
+fn duplicate_uuid_index_items_are_no_quirk() {
+    // 0xFFFF items repeat in many DDNet-tool maps; DDNet accepts them.
+    let mut w = DatafileWriter::new();
+    w.add_item(0, 0, &[1]).unwrap();
+    w.add_item(0xFFFF, 0xFFFE, &[1, 2, 3, 4]).unwrap();
+    w.add_item(0xFFFF, 0xFFFE, &[1, 2, 3, 4]).unwrap();
+    let bytes = w.finish(WriteVersion::V4).unwrap();
+    assert_eq!(warnings_of_datafile(&bytes), []);
+    assert!(DatafileView::parse_strict(&bytes).is_ok());
+}
+
+// ---------------------------------------------- 3. 2010-era physics layouts
+
+/// A 3 × 2 map with one physics layer of `flags` in `slot` whose data item
+/// holds `old` (old-layout tiles).
+fn old_layout_map(flags: i32, slot: usize, old: &[u8], version: WriteVersion) -> Vec<u8> {
+    let mut w = map_writer(1);
+    let tiles = w.add_data(&[0; 3 * 2 * 4]);
+    let physics = w.add_data(old);
+    w.add_item(5, 0, &physics_layer(3, 2, flags, tiles, slot, physics))
+        .unwrap();
+    w.finish(version).unwrap()
+}
+
+fn decoded_tiles(bytes: &[u8]) -> (MapView<'_>, Vec<u8>) {
+    let map = MapView::parse(bytes).unwrap();
+    let layer = map.layer(0).unwrap().as_tiles().unwrap();
+    assert!(layer.is_old_layout());
+    let mut buf = vec![0u8; layer.buffer_len().unwrap()];
+    let n = layer.data_into(&mut buf).unwrap().len();
+    assert_eq!(n, 6);
+    let owned = layer.data_to_vec().unwrap();
+    assert_eq!(owned.as_bytes(), &buf[..owned.as_bytes().len()]);
+    (map, buf)
+}
+
+#[test]
+fn old_switch_layer_converted() {
+    // (number, type) per tile; type 0 clears the number (DDNet's converter).
+    let old = [1, 22, 0, 0, 2, 23, 9, 0, 3, 24, 4, 25];
+    for version in [WriteVersion::V3, WriteVersion::V4] {
+        let bytes = old_layout_map(TILESLAYERFLAG_SWITCH, 3, &old, version);
+        let (map, buf) = decoded_tiles(&bytes);
+        let layer = map.layer(0).unwrap().as_tiles().unwrap();
+        let mut again = vec![0u8; buf.len()];
+        let TileData::Switch(t) = layer.data_into(&mut again).unwrap() else {
+            panic!("not switch tiles")
+        };
+        let got: Vec<_> = t
+            .iter()
+            .map(|t| (t.number, t.kind, t.flags, t.delay))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (1, 22, 0, 0),
+                (0, 0, 0, 0),
+                (2, 23, 0, 0),
+                (0, 0, 0, 0),
+                (3, 24, 0, 0),
+                (4, 25, 0, 0)
+            ]
+        );
+        assert_eq!(
+            warnings_of_map(&bytes),
+            [Warning::new(
+                WarningKind::OldSwitchLayout,
+                layer.item().offset()
+            )]
+        );
+        // Strict: the map opens, the layer's tiles are refused (DDNet's
+        // "tile data ... is truncated").
+        let strict = MapView::parse_strict(&bytes).unwrap();
+        let layer = strict.layer(0).unwrap().as_tiles().unwrap();
+        assert_eq!(
+            layer.data_into(&mut again).unwrap_err().kind,
+            ErrorKind::Refused(WarningKind::OldSwitchLayout)
+        );
+    }
+}
+
+#[test]
+fn old_speedup_layer_converted() {
+    // (force, type, angle i16 LE) per tile.
+    let mut old = Vec::new();
+    for (force, kind, angle) in [
+        (10u8, 28u8, 90i16),
+        (0, 0, 0),
+        (255, 28, -45),
+        (3, 0, 359),
+        (0, 0, 0),
+        (50, 28, 180),
+    ] {
+        old.extend([force, kind]);
+        old.extend(angle.to_le_bytes());
+    }
+    let bytes = old_layout_map(TILESLAYERFLAG_SPEEDUP, 1, &old, WriteVersion::V4);
+    let (map, mut buf) = decoded_tiles(&bytes);
+    let layer = map.layer(0).unwrap().as_tiles().unwrap();
+    let TileData::Speedup(t) = layer.data_into(&mut buf).unwrap() else {
+        panic!("not speedup tiles")
+    };
+    let got: Vec<_> = t
+        .iter()
+        .map(|t| (t.force, t.max_speed, t.kind, t.angle.get()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (10, 0, 28, 90),
+            (0, 0, 0, 0),
+            (255, 0, 28, -45),
+            (3, 0, 0, 359),
+            (0, 0, 0, 0),
+            (50, 0, 28, 180)
+        ]
+    );
+    assert_eq!(
+        warnings_of_map(&bytes),
+        [Warning::new(
+            WarningKind::OldSpeedupLayout,
+            layer.item().offset()
+        )]
+    );
+    let strict = MapView::parse_strict(&bytes).unwrap();
+    let layer = strict.layer(0).unwrap().as_tiles().unwrap();
+    assert_eq!(
+        layer.data_into(&mut buf).unwrap_err().kind,
+        ErrorKind::Refused(WarningKind::OldSpeedupLayout)
+    );
+}
+
+#[test]
+fn data_of_no_known_layout_stays_an_error() {
+    // 3 bytes a tile is neither layout: too short, as before.
+    let bytes = old_layout_map(TILESLAYERFLAG_SWITCH, 3, &[1; 18], WriteVersion::V4);
+    assert_eq!(warnings_of_map(&bytes), []);
+    let map = MapView::parse(&bytes).unwrap();
+    let layer = map.layer(0).unwrap().as_tiles().unwrap();
+    assert!(!layer.is_old_layout());
+    let mut buf = vec![0u8; layer.buffer_len().unwrap()];
+    assert!(matches!(
+        layer.data_into(&mut buf).unwrap_err().kind,
+        ErrorKind::Corrupt(_)
+    ));
+}
+
+// ------------------------------------------------ 5. zero-size Slippi events
+
+/// A replay whose table declares command 0x10 with size 0, which appears
+/// twice among the events before Game End.
+fn zero_size_replay() -> Vec<u8> {
+    let mut sizes = PayloadSizes::new();
+    sizes.set(0x10, 0);
+    sizes.set(0x3A, 12);
+    sizes.set(0x39, 6);
+    let mut w = SlpWriter::new(&sizes).unwrap();
+    w.event(0x3A, &[0xFF, 0xFF, 0xFF, 0x85, 0, 0, 0, 0, 0, 0, 0, 0])
+        .unwrap();
+    w.event(0x10, &[]).unwrap();
+    w.event(0x10, &[]).unwrap();
+    w.event(0x3A, &[0xFF, 0xFF, 0xFF, 0x86, 0, 0, 0, 0, 0, 0, 0, 0])
+        .unwrap();
+    w.event(0x39, &[2, 0xFF, 0, 1, 0xFF, 0xFF]).unwrap();
+    w.finish(None).unwrap()
+}
+
+#[test]
+fn zero_size_slippi_event_is_its_command_byte() {
+    let bytes = zero_size_replay();
+    let codes: Vec<(u8, usize)> = SlippiEventIter::new(&bytes)
+        .map(|e| {
+            let e = e.unwrap();
+            (e.code(), e.payload().len())
+        })
+        .collect();
+    assert_eq!(
+        codes,
+        [
+            (0x35, 10),
+            (0x3A, 12),
+            (0x10, 0),
+            (0x10, 0),
+            (0x3A, 12),
+            (0x39, 6)
+        ]
+    );
+    let view = SlpView::parse(&bytes).unwrap();
+    assert!(matches!(view.events().last(), Some(Ok(Event::GameEnd(_)))));
+    // The 0x10 entry is the first of the table (command order), at 15 + 2.
+    let mut warnings = heapless::Vec::<Warning, 4>::new();
+    SlpView::parse_with(&bytes, &mut warnings).unwrap();
+    let zero = Warning::new(WarningKind::ZeroSizeEvent { command: 0x10 }, 17);
+    assert_eq!(warnings.as_slice(), &[zero]);
+    assert_eq!(SlpView::parse_strict(&bytes).unwrap_err(), zero.refused());
+    assert!(SlpView::parse_strict(gamefmt::slippi::SAMPLE_SLP).is_ok());
+}
+
+// ------------------------------------------------------------------ corpus
+
+#[test]
+fn corpus_maps_read_alike_strict_and_lenient() {
+    let Some(files) = common::corpus_files(
+        "corpus_maps_read_alike_strict_and_lenient",
+        "teeworlds/maps",
+        ".map",
+    ) else {
+        return;
+    };
+    let mut layers = 0usize;
+    let mut old_switch = 0usize;
+    for (name, bytes) in &files {
+        if DatafileView::parse(bytes).is_err() {
+            continue; // damaged on purpose; the sweeps cover those
+        }
+        let before = old_switch;
+        let mut warnings = Vec::new();
+        let lenient = MapView::parse_with(bytes, &mut warnings);
+        let strict = MapView::parse_strict(bytes);
+        assert_eq!(
+            strict.as_ref().err(),
+            lenient.as_ref().err(),
+            "{name}: strict and lenient agree"
+        );
+        assert!(DatafileView::parse_strict(bytes).is_ok(), "{name}");
+        let (Ok(map), Ok(strict)) = (lenient, strict) else {
+            continue;
+        };
+        for (layer, strict_layer) in map.layers().zip(strict.layers()) {
+            let (Layer::Tiles(t), Layer::Tiles(st)) = (layer, strict_layer) else {
+                continue;
+            };
+            layers += 1;
+            let tiles = t.data_to_vec().unwrap();
+            if !t.is_old_layout() {
+                assert_eq!(st.data_to_vec().unwrap(), tiles, "{name}");
+                continue;
+            }
+            // Teeworlds' Test.map (an early DDRace map) has the only old
+            // switch layer of the corpus: each converted tile is the raw
+            // (number, type) pair with flags and delay 0.
+            old_switch += 1;
+            assert!(warnings.contains(&Warning::new(
+                WarningKind::OldSwitchLayout,
+                t.item().offset()
+            )));
+            let raw = map
+                .datafile()
+                .decompress(usize::try_from(t.data_index()).unwrap())
+                .unwrap();
+            let TileData::Switch(conv) = tiles.data() else {
+                panic!("{name}: not switch tiles")
+            };
+            assert_eq!(raw.len(), conv.len() * 2);
+            for (pair, tile) in raw.chunks_exact(2).zip(conv) {
+                let number = if pair[1] == 0 { 0 } else { pair[0] };
+                assert_eq!(
+                    [tile.number, tile.kind, tile.flags, tile.delay],
+                    [number, pair[1], 0, 0]
+                );
+            }
+            assert!(conv.iter().any(|t| t.kind != 0), "{name}: some switch tile");
+            assert_eq!(
+                st.data_to_vec().unwrap_err().kind,
+                ErrorKind::Refused(WarningKind::OldSwitchLayout)
+            );
+        }
+        if old_switch == before {
+            assert_eq!(warnings, [], "{name}");
+        }
+    }
+    assert!(layers > 0, "some corpus map has tile layers");
+    if files
+        .iter()
+        .any(|(n, _)| n == "teeworlds__data__maps__Test.map")
+    {
+        assert_eq!(old_switch, 1);
+    }
+}
