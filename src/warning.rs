@@ -91,25 +91,16 @@ impl fmt::Display for WarningKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             Self::EmptyDataItem { index } => {
-                write!(
-                    f,
-                    "data item {index} is declared 0 bytes long (read as empty)"
-                )
+                write!(f, "data item {index} is declared 0 bytes long")
             }
-            Self::DuplicateItemId { type_id, id } => write!(
-                f,
-                "items of type {type_id} share id {id} (lookups by id take the first)"
-            ),
-            Self::OldSwitchLayout => {
-                f.write_str("2010-era switch layer, 2 bytes a tile (converted)")
+            Self::DuplicateItemId { type_id, id } => {
+                write!(f, "two items of type {type_id} have id {id}")
             }
-            Self::OldSpeedupLayout => {
-                f.write_str("2010-era speedup layer, 4 bytes a tile (converted)")
+            Self::OldSwitchLayout => f.write_str("2010-era switch layer, 2 bytes a tile"),
+            Self::OldSpeedupLayout => f.write_str("2010-era speedup layer, 4 bytes a tile"),
+            Self::ZeroSizeEvent { command } => {
+                write!(f, "command {command:#04x} declared with payload size 0")
             }
-            Self::ZeroSizeEvent { command } => write!(
-                f,
-                "command {command:#04x} declared with payload size 0 (read as its command byte alone)"
-            ),
         }
     }
 }
@@ -205,7 +196,7 @@ mod tests {
         assert_eq!(report(&mut (), true, w), Err(e));
         assert_eq!(
             e.to_string(),
-            "refused in strict mode: items of type 3 share id 0 (lookups by id take the first) at byte offset 52"
+            "refused in strict mode: two items of type 3 have id 0 at byte offset 52"
         );
         // A full heapless sink drops the rest instead of failing.
         seen.warn(w);

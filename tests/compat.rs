@@ -14,6 +14,9 @@
 
 mod common;
 
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
 use gamefmt::datafile::{DatafileView, DatafileWriter, WriteVersion};
 use gamefmt::map::{
     ITEM_ENVELOPE, Layer, MapView, TILESLAYERFLAG_SPEEDUP, TILESLAYERFLAG_SWITCH, TileData,
@@ -346,18 +349,18 @@ fn data_of_no_known_layout_stays_an_error() {
 
 // ------------------------------------------------ 5. zero-size Slippi events
 
-/// A replay whose table declares command 0x10 with size 0, which appears
+/// A replay whose table declares command 0x20 (no known event) with size 0, which appears
 /// twice among the events before Game End.
 fn zero_size_replay() -> Vec<u8> {
     let mut sizes = PayloadSizes::new();
-    sizes.set(0x10, 0);
+    sizes.set(0x20, 0);
     sizes.set(0x3A, 12);
     sizes.set(0x39, 6);
     let mut w = SlpWriter::new(&sizes).unwrap();
     w.event(0x3A, &[0xFF, 0xFF, 0xFF, 0x85, 0, 0, 0, 0, 0, 0, 0, 0])
         .unwrap();
-    w.event(0x10, &[]).unwrap();
-    w.event(0x10, &[]).unwrap();
+    w.event(0x20, &[]).unwrap();
+    w.event(0x20, &[]).unwrap();
     w.event(0x3A, &[0xFF, 0xFF, 0xFF, 0x86, 0, 0, 0, 0, 0, 0, 0, 0])
         .unwrap();
     w.event(0x39, &[2, 0xFF, 0, 1, 0xFF, 0xFF]).unwrap();
@@ -378,21 +381,205 @@ fn zero_size_slippi_event_is_its_command_byte() {
         [
             (0x35, 10),
             (0x3A, 12),
-            (0x10, 0),
-            (0x10, 0),
+            (0x20, 0),
+            (0x20, 0),
             (0x3A, 12),
             (0x39, 6)
         ]
     );
     let view = SlpView::parse(&bytes).unwrap();
     assert!(matches!(view.events().last(), Some(Ok(Event::GameEnd(_)))));
-    // The 0x10 entry is the first of the table (command order), at 15 + 2.
+    // The 0x20 entry is the first of the table (command order), at 15 + 2.
     let mut warnings = heapless::Vec::<Warning, 4>::new();
     SlpView::parse_with(&bytes, &mut warnings).unwrap();
-    let zero = Warning::new(WarningKind::ZeroSizeEvent { command: 0x10 }, 17);
+    let zero = Warning::new(WarningKind::ZeroSizeEvent { command: 0x20 }, 17);
     assert_eq!(warnings.as_slice(), &[zero]);
     assert_eq!(SlpView::parse_strict(&bytes).unwrap_err(), zero.refused());
     assert!(SlpView::parse_strict(gamefmt::slippi::SAMPLE_SLP).is_ok());
+}
+
+// --------------------------------------------------------------------- CLI
+
+fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {
+    let path = std::env::temp_dir().join(format!("gamefmt-compat-{}-{name}", std::process::id()));
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+fn gamefmt(args: &[&str], file: &PathBuf) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gamefmt"))
+        .args(args)
+        .arg(file)
+        .output()
+        .unwrap()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8(out.stderr.clone()).unwrap()
+}
+
+/// `inspect --json`'s object, and the `warnings` kinds in it.
+fn inspect_json(file: &PathBuf) -> (serde_json::Value, Vec<String>) {
+    let out = gamefmt(&["inspect", "--json"], file);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let kinds = v["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["kind"].as_str().unwrap().to_owned())
+        .collect();
+    (v, kinds)
+}
+
+#[test]
+fn cli_reads_empty_data_items_with_a_warning() {
+    let (bytes, data) = empty_quads_map();
+    let file = temp_file("empty.map", &bytes);
+    let (v, kinds) = inspect_json(&file);
+    assert_eq!(kinds, ["empty_data_item"]);
+    let at = DatafileView::parse(&bytes)
+        .unwrap()
+        .data_offset(data)
+        .unwrap();
+    assert_eq!(v["warnings"][0]["offset"], at);
+    assert_eq!(v["data_errors"], 0, "an empty data item is no failure");
+    assert_eq!(v["map"]["layer_kinds"]["quads"], 1);
+    let out = gamefmt(&["validate"], &file);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "gamefmt: {}: warning: data item {data} is declared 0 bytes long at byte offset {at}\n",
+            file.display()
+        )
+    );
+    // Strict: the item is refused, so validate fails and inspect counts it.
+    let out = gamefmt(&["--strict", "validate"], &file);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("refused in strict mode"),
+        "{}",
+        stderr(&out)
+    );
+    let out = gamefmt(&["inspect", "--json", "--strict"], &file);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (
+            v["data_errors"].as_u64(),
+            v["warnings"].as_array().map(Vec::len)
+        ),
+        (Some(1), Some(0))
+    );
+}
+
+#[test]
+fn cli_gives_the_facts_of_files_with_duplicate_ids() {
+    let file = temp_file("dup.map", &duplicate_envelopes_map());
+    let (v, kinds) = inspect_json(&file);
+    assert_eq!(kinds, ["duplicate_item_id"]);
+    assert_eq!(v["items"], 5);
+    assert_eq!(v["map"]["envelopes"], 2);
+    assert!(gamefmt(&["validate"], &file).status.success());
+    let dump = gamefmt(&["dump", "--map"], &file);
+    assert!(dump.status.success());
+    assert_eq!(
+        dump.stdout
+            .split(|&b| b == b'\n')
+            .filter(|l| !l.is_empty())
+            .count(),
+        5
+    );
+    for args in [
+        &["--strict", "inspect"][..],
+        &["--strict", "dump"],
+        &["--strict", "validate"],
+    ] {
+        let out = gamefmt(args, &file);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert!(
+            stderr(&out).contains("two items of type 3 have id 0"),
+            "{}",
+            stderr(&out)
+        );
+    }
+}
+
+#[test]
+fn cli_validate_decodes_every_layer() {
+    // A 4 x 4 tile layer whose data holds 3 tiles: the container is fine,
+    // the map is not (DDNet: "tile data ... is truncated").
+    let mut w = map_writer(1);
+    let data = w.add_data(&[1; 12]);
+    let mut layer = vec![
+        0,
+        2,
+        0,
+        3,
+        4,
+        4,
+        0,
+        255,
+        255,
+        255,
+        255,
+        -1,
+        0,
+        -1,
+        data as i32,
+    ];
+    layer.extend([0, 0, 0]);
+    w.add_item(5, 0, &layer).unwrap();
+    let file = temp_file("short.map", &w.finish(WriteVersion::V4).unwrap());
+    let out = gamefmt(&["validate"], &file);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("layer 0 (tiles)"), "{}", stderr(&out));
+    // A map with no VERSION item is no map.
+    let mut w = DatafileWriter::new();
+    w.add_item(1, 0, &[1, -1, -1, -1, -1]).unwrap();
+    let file = temp_file("noversion.map", &w.finish(WriteVersion::V4).unwrap());
+    let out = gamefmt(&["validate"], &file);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("not a valid map"), "{}", stderr(&out));
+}
+
+#[test]
+fn cli_converts_old_switch_layers() {
+    let bytes = old_layout_map(TILESLAYERFLAG_SWITCH, 3, &[1; 12], WriteVersion::V4);
+    let file = temp_file("oldswitch.map", &bytes);
+    let (_, kinds) = inspect_json(&file);
+    assert_eq!(kinds, ["old_switch_layout"]);
+    let out = gamefmt(&["validate"], &file);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("warning: 2010-era switch layer"));
+    let out = gamefmt(&["--strict", "validate"], &file);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("layer 0 (switch): refused in strict mode"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn cli_reads_zero_size_slippi_events() {
+    let file = temp_file("zero.slp", &zero_size_replay());
+    let (v, kinds) = inspect_json(&file);
+    assert_eq!(kinds, ["zero_size_event"]);
+    assert_eq!(v["event_counts"]["0x20"], 2);
+    assert_eq!(v["end_method"], 2, "the stream goes on to Game End");
+    let dump = gamefmt(&["dump"], &file);
+    assert!(dump.status.success());
+    assert_eq!(
+        dump.stdout
+            .split(|&b| b == b'\n')
+            .filter(|l| !l.is_empty())
+            .count(),
+        6
+    );
+    let out = gamefmt(&["--strict", "inspect"], &file);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("command 0x20 declared with payload size 0"));
 }
 
 // ------------------------------------------------------------------ corpus
