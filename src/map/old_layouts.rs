@@ -65,16 +65,18 @@ pub(super) const fn old_layout(kind: TileKind) -> Option<(usize, WarningKind)> {
 /// tile `i` never reaches old tile `i + 1` (it is read before it is
 /// overwritten).
 pub(super) fn convert(kind: TileKind, buf: &mut [u8], packed_at: usize) -> Result<()> {
-    let (new, old) = (kind.element_size(), old_layout(kind).map_or(0, |(s, _)| s));
-    if old == 0
-        || buf.len().checked_div(new) != buf.len().saturating_sub(packed_at).checked_div(old)
-    {
+    let new = kind.element_size();
+    let old = old_layout(kind).map_or(0, |(s, _)| s);
+    let count = buf.len().checked_div(new).unwrap_or(0);
+    let whole = old != 0
+        && buf.len().is_multiple_of(new)
+        && buf.len().checked_sub(packed_at) == count.checked_mul(old);
+    if !whole {
         return Err(Error::corrupt(
             "old tile layout does not fill the layer",
             packed_at,
         ));
     }
-    let count = buf.len() / new;
     for i in 0..count {
         let src = packed_at.saturating_add(i.saturating_mul(old));
         let dst = i.saturating_mul(new);
@@ -108,14 +110,14 @@ mod tests {
     fn speedup_tiles_grow_in_place() {
         // Two old tiles at the tail of a 12-byte buffer.
         let mut buf = [0xAA, 0xAA, 0xAA, 0xAA, 5, 28, 0x5A, 0x00, 9, 29, 0x0E, 0x01];
-        convert(TileKind::Speedup, &mut buf, 4).ok();
+        assert_eq!(convert(TileKind::Speedup, &mut buf, 4), Ok(()));
         assert_eq!(buf, [5, 0, 28, 0, 0x5A, 0, 9, 0, 29, 0, 0x0E, 0x01]);
     }
 
     #[test]
     fn switch_tiles_grow_in_place() {
         let mut buf = [0xAA, 0xAA, 0xAA, 0xAA, 3, 22, 4, 0];
-        convert(TileKind::Switch, &mut buf, 4).ok();
+        assert_eq!(convert(TileKind::Switch, &mut buf, 4), Ok(()));
         assert_eq!(buf, [3, 22, 0, 0, 0, 0, 0, 0]);
         // A length that is not a whole number of tiles is an error.
         let mut bad = [0u8; 8];
