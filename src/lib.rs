@@ -35,6 +35,8 @@
 //! | two items of one type with the same id (type 0xFFFF excepted) | [`DuplicateItemId`](WarningKind::DuplicateItemId) | both items; lookups by id take the first in file order | Teeworlds 0.6/0.7, DDNet before 2025-03, mods | DDNet since 4de2f4f6 (2025-03): the whole file |
 //! | 2010-era DDRace switch layer, 2 bytes a tile | [`OldSwitchLayout`](WarningKind::OldSwitchLayout) | today's switch tiles (number, type; flags and delay 0), as DDNet's converter did | DDNet's 2010 editor (converted), twmap | DDNet ("tile data is truncated"): strict `data_into` fails, the map opens |
 //! | 2010-era DDRace speedup layer, 4 bytes a tile | [`OldSpeedupLayout`](WarningKind::OldSpeedupLayout) | today's speedup tiles (force, type, angle; max speed 0) | twmap | DDNet ("tile data is truncated"): strict `data_into` fails |
+//! | a rule only current DDNet's map loader has (a layer in two groups, a tile layer under 2 × 2, a design colour outside 0..=255, no game layer, a tile data item shared or out of range, a physics layer smaller than the game layer) | [`DdnetRule`](WarningKind::DdnetRule) | the map as it is | Teeworlds 0.6/0.7, older DDNet | DDNet's `CMap::Load`: the map |
+//! | tile data with a skip or padding byte set (not TW0.7 run-length), speedup padding set | none (found only when read) | the tiles as stored | Teeworlds | DDNet on load of that data: strict `data_into` fails |
 //! | Slippi command with payload size 0 in Event Payloads | [`ZeroSizeEvent`](WarningKind::ZeroSizeEvent) | events of that command are the command byte alone; the stream goes on | slippi-js | strict `SlpView::parse_strict` |
 //!
 //! Other tolerances are no quirk and give no warning, as every engine

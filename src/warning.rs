@@ -65,6 +65,16 @@ pub enum WarningKind {
     /// type, angle); decoded into today's 6-byte speedup tiles. The offset
     /// is the layer item's.
     OldSpeedupLayout,
+    /// A map that current DDNet's loader refuses by a rule Teeworlds does
+    /// not have (`CMap::Load`, DDNet 28baa427): a layer in two groups, a
+    /// tile layer narrower or lower than 2 tiles, a design layer colour
+    /// outside 0..=255, no game layer, a tile data index out of range or
+    /// shared by two layers, a physics layer smaller than the game layer.
+    /// The offset is the offending item's.
+    DdnetRule {
+        /// The rule, in words.
+        rule: &'static str,
+    },
     /// A Slippi command whose Event Payloads entry says payload size 0:
     /// each such event is its command byte alone.
     ZeroSizeEvent {
@@ -82,6 +92,7 @@ impl WarningKind {
             Self::DuplicateItemId { .. } => "duplicate_item_id",
             Self::OldSwitchLayout => "old_switch_layout",
             Self::OldSpeedupLayout => "old_speedup_layout",
+            Self::DdnetRule { .. } => "ddnet_rule",
             Self::ZeroSizeEvent { .. } => "zero_size_event",
         }
     }
@@ -98,6 +109,7 @@ impl fmt::Display for WarningKind {
             }
             Self::OldSwitchLayout => f.write_str("2010-era switch layer, 2 bytes a tile"),
             Self::OldSpeedupLayout => f.write_str("2010-era speedup layer, 4 bytes a tile"),
+            Self::DdnetRule { rule } => write!(f, "current DDNet refuses the map: {rule}"),
             Self::ZeroSizeEvent { command } => {
                 write!(f, "command {command:#04x} declared with payload size 0")
             }

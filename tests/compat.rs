@@ -40,15 +40,43 @@ fn warnings_of_map(bytes: &[u8]) -> Vec<Warning> {
     w
 }
 
-/// A map with the VERSION item, one group over `layers` layers, and
-/// whatever the caller adds.
+/// A map with the VERSION item, one group over `layers` layers after a
+/// 3 × 2 game layer (layer 0; DDNet requires one), and whatever the caller
+/// adds (layer items with ids from 1).
 fn map_writer(layers: i32) -> DatafileWriter {
     let mut w = DatafileWriter::new();
     w.add_item(0, 0, &[1]).unwrap();
-    w.add_item(4, 0, &[2, 0, 0, 100, 100, 0, layers, 0, 0, 0, 0, 0])
+    w.add_item(4, 0, &[2, 0, 0, 100, 100, 0, layers + 1, 0, 0, 0, 0, 0])
         .unwrap();
+    let game = w.add_data(&[0; 3 * 2 * 4]);
+    let mut layer = vec![
+        0,
+        2,
+        0,
+        3,
+        3,
+        2,
+        1,
+        255,
+        255,
+        255,
+        255,
+        -1,
+        0,
+        -1,
+        game as i32,
+    ];
+    layer.extend(NAME_GAME);
+    w.add_item(5, 0, &layer).unwrap();
     w
 }
+
+/// "Game" as DDNet stores a layer name in 3 ints (bytes + 128, big-endian).
+const NAME_GAME: [i32; 3] = [
+    i32::from_be_bytes([b'G' + 128, b'a' + 128, b'm' + 128, b'e' + 128]),
+    i32::from_be_bytes([128, 128, 128, 128]),
+    i32::from_be_bytes([128, 128, 128, 0]),
+];
 
 /// A version 3 tilemap item of `kind_flags`, `w` × `h`, whose design grid is
 /// data item `tiles` and whose physics data (for `slot`: 0 tele, 1 speedup,
@@ -77,7 +105,7 @@ fn physics_layer(
 fn empty_quads_map() -> (Vec<u8>, usize) {
     let mut w = map_writer(1);
     let data = w.add_data(b"");
-    w.add_item(5, 0, &[0, 3, 0, 2, 0, data as i32, -1]).unwrap();
+    w.add_item(5, 1, &[0, 3, 0, 2, 0, data as i32, -1]).unwrap();
     (w.finish(WriteVersion::V4).unwrap(), data)
 }
 
@@ -102,7 +130,7 @@ fn empty_data_item_reads_as_empty() {
     );
     // The map reads: one quads layer with no quads.
     let map = MapView::parse(&bytes).unwrap();
-    let Some(Layer::Quads(q)) = map.layer(0) else {
+    let Some(Layer::Quads(q)) = map.layer(1) else {
         panic!("not a quads layer")
     };
     assert_eq!(q.quad_count(), 0);
@@ -219,14 +247,14 @@ fn old_layout_map(flags: i32, slot: usize, old: &[u8], version: WriteVersion) ->
     let mut w = map_writer(1);
     let tiles = w.add_data(&[0; 3 * 2 * 4]);
     let physics = w.add_data(old);
-    w.add_item(5, 0, &physics_layer(3, 2, flags, tiles, slot, physics))
+    w.add_item(5, 1, &physics_layer(3, 2, flags, tiles, slot, physics))
         .unwrap();
     w.finish(version).unwrap()
 }
 
 fn decoded_tiles(bytes: &[u8]) -> (MapView<'_>, Vec<u8>) {
     let map = MapView::parse(bytes).unwrap();
-    let layer = map.layer(0).unwrap().as_tiles().unwrap();
+    let layer = map.layer(1).unwrap().as_tiles().unwrap();
     assert!(layer.is_old_layout());
     let mut buf = vec![0u8; layer.buffer_len().unwrap()];
     let n = layer.data_into(&mut buf).unwrap().len();
@@ -243,7 +271,7 @@ fn old_switch_layer_converted() {
     for version in [WriteVersion::V3, WriteVersion::V4] {
         let bytes = old_layout_map(TILESLAYERFLAG_SWITCH, 3, &old, version);
         let (map, buf) = decoded_tiles(&bytes);
-        let layer = map.layer(0).unwrap().as_tiles().unwrap();
+        let layer = map.layer(1).unwrap().as_tiles().unwrap();
         let mut again = vec![0u8; buf.len()];
         let TileData::Switch(t) = layer.data_into(&mut again).unwrap() else {
             panic!("not switch tiles")
@@ -273,7 +301,7 @@ fn old_switch_layer_converted() {
         // Strict: the map opens, the layer's tiles are refused (DDNet's
         // "tile data ... is truncated").
         let strict = MapView::parse_strict(&bytes).unwrap();
-        let layer = strict.layer(0).unwrap().as_tiles().unwrap();
+        let layer = strict.layer(1).unwrap().as_tiles().unwrap();
         assert_eq!(
             layer.data_into(&mut again).unwrap_err().kind,
             ErrorKind::Refused(WarningKind::OldSwitchLayout)
@@ -298,7 +326,7 @@ fn old_speedup_layer_converted() {
     }
     let bytes = old_layout_map(TILESLAYERFLAG_SPEEDUP, 1, &old, WriteVersion::V4);
     let (map, mut buf) = decoded_tiles(&bytes);
-    let layer = map.layer(0).unwrap().as_tiles().unwrap();
+    let layer = map.layer(1).unwrap().as_tiles().unwrap();
     let TileData::Speedup(t) = layer.data_into(&mut buf).unwrap() else {
         panic!("not speedup tiles")
     };
@@ -325,7 +353,7 @@ fn old_speedup_layer_converted() {
         )]
     );
     let strict = MapView::parse_strict(&bytes).unwrap();
-    let layer = strict.layer(0).unwrap().as_tiles().unwrap();
+    let layer = strict.layer(1).unwrap().as_tiles().unwrap();
     assert_eq!(
         layer.data_into(&mut buf).unwrap_err().kind,
         ErrorKind::Refused(WarningKind::OldSpeedupLayout)
@@ -338,13 +366,129 @@ fn data_of_no_known_layout_stays_an_error() {
     let bytes = old_layout_map(TILESLAYERFLAG_SWITCH, 3, &[1; 18], WriteVersion::V4);
     assert_eq!(warnings_of_map(&bytes), []);
     let map = MapView::parse(&bytes).unwrap();
-    let layer = map.layer(0).unwrap().as_tiles().unwrap();
+    let layer = map.layer(1).unwrap().as_tiles().unwrap();
     assert!(!layer.is_old_layout());
     let mut buf = vec![0u8; layer.buffer_len().unwrap()];
     assert!(matches!(
         layer.data_into(&mut buf).unwrap_err().kind,
         ErrorKind::Corrupt(_)
     ));
+}
+
+// ------------------------------------------- current DDNet's loader rules
+
+/// The DDNet rules a default parse warns about and a strict parse refuses.
+#[test]
+fn ddnet_loader_rules_warn_and_strict_refuses() {
+    let rule = |bytes: &[u8]| -> Vec<WarningKind> {
+        let kinds: Vec<_> = warnings_of_map(bytes).iter().map(|w| w.kind).collect();
+        let strict = MapView::parse_strict(bytes).map(|_| ()).map_err(|e| e.kind);
+        match kinds.first() {
+            Some(&k) => assert_eq!(strict, Err(ErrorKind::Refused(k))),
+            None => assert_eq!(strict, Ok(())),
+        }
+        kinds
+    };
+    let ddnet = |rule| WarningKind::DdnetRule { rule };
+    let design = |w: i32, h: i32, color: i32, data: usize| {
+        let mut v = vec![
+            0,
+            2,
+            0,
+            3,
+            w,
+            h,
+            0,
+            color,
+            255,
+            255,
+            255,
+            -1,
+            0,
+            -1,
+            data as i32,
+        ];
+        v.extend([0, 0, 0]);
+        v
+    };
+    // The fixture itself breaks no rule.
+    assert_eq!(rule(&map_writer(0).finish(WriteVersion::V4).unwrap()), []);
+    // A 1-tile-wide design layer.
+    let mut one = map_writer(1);
+    let d1 = one.add_data(&[0; 8]);
+    one.add_item(5, 1, &design(1, 2, 255, d1)).unwrap();
+    assert_eq!(
+        rule(&one.finish(WriteVersion::V4).unwrap()),
+        [ddnet("tile layer narrower or lower than 2 tiles")]
+    );
+    // A colour of 300.
+    let mut red = map_writer(1);
+    let d = red.add_data(&[0; 24]);
+    red.add_item(5, 1, &design(3, 2, 300, d)).unwrap();
+    assert_eq!(
+        rule(&red.finish(WriteVersion::V4).unwrap()),
+        [ddnet("tile layer colour outside 0..=255")]
+    );
+    // A design layer reusing the game layer's data item (data item 0).
+    let mut shared = map_writer(1);
+    shared.add_item(5, 1, &design(3, 2, 255, 0)).unwrap();
+    assert_eq!(
+        rule(&shared.finish(WriteVersion::V4).unwrap()),
+        [ddnet("two tile layers share a data item")]
+    );
+    // A 2 x 2 front layer under the 3 x 2 game layer.
+    let mut small = map_writer(1);
+    let (t, f) = (small.add_data(&[0; 16]), small.add_data(&[0; 16]));
+    let mut front = physics_layer(2, 2, 8, t, 2, f);
+    front[4] = 2;
+    small.add_item(5, 1, &front).unwrap();
+    assert_eq!(
+        rule(&small.finish(WriteVersion::V4).unwrap()),
+        [ddnet("physics layer smaller than the game layer")]
+    );
+    // Two groups over the same game layer.
+    let mut twice = map_writer(0);
+    twice
+        .add_item(4, 1, &[2, 0, 0, 100, 100, 0, 1, 0, 0, 0, 0, 0])
+        .unwrap();
+    let kinds = rule(&twice.finish(WriteVersion::V4).unwrap());
+    assert_eq!(kinds[0], ddnet("a layer belongs to two groups"));
+}
+
+#[test]
+fn strict_refuses_tile_padding_on_read() {
+    // The game layer's data with a padding byte set: Teeworlds ignores it,
+    // DDNet refuses the data.
+    let mut w = DatafileWriter::new();
+    w.add_item(0, 0, &[1]).unwrap();
+    w.add_item(4, 0, &[2, 0, 0, 100, 100, 0, 1, 0, 0, 0, 0, 0])
+        .unwrap();
+    let mut tiles = [0u8; 3 * 2 * 4];
+    tiles[0] = 1;
+    tiles[7] = 9; // tile 1's padding byte
+    let d = w.add_data(&tiles);
+    let mut layer = vec![0, 2, 0, 3, 3, 2, 1, 255, 255, 255, 255, -1, 0, -1, d as i32];
+    layer.extend(NAME_GAME);
+    w.add_item(5, 0, &layer).unwrap();
+    let bytes = w.finish(WriteVersion::V4).unwrap();
+    let mut buf = [0u8; 24];
+    let map = MapView::parse(&bytes).unwrap();
+    let TileData::Tiles(t) = map.game_layer().unwrap().data_into(&mut buf).unwrap() else {
+        panic!("not tiles")
+    };
+    assert_eq!((t[0].index, t[1].reserved), (1, 9));
+    let strict = MapView::parse_strict(&bytes).unwrap();
+    assert_eq!(
+        strict
+            .game_layer()
+            .unwrap()
+            .data_into(&mut buf)
+            .unwrap_err()
+            .kind,
+        ErrorKind::Refused(WarningKind::DdnetRule {
+            rule: "tile data has a skip or padding byte set"
+        })
+    );
 }
 
 // ------------------------------------------------ 5. zero-size Slippi events
@@ -478,7 +622,7 @@ fn cli_gives_the_facts_of_files_with_duplicate_ids() {
     let file = temp_file("dup.map", &duplicate_envelopes_map());
     let (v, kinds) = inspect_json(&file);
     assert_eq!(kinds, ["duplicate_item_id"]);
-    assert_eq!(v["items"], 5);
+    assert_eq!(v["items"], 6);
     assert_eq!(v["map"]["envelopes"], 2);
     assert!(gamefmt(&["validate"], &file).status.success());
     let dump = gamefmt(&["dump", "--map"], &file);
@@ -488,7 +632,7 @@ fn cli_gives_the_facts_of_files_with_duplicate_ids() {
             .split(|&b| b == b'\n')
             .filter(|l| !l.is_empty())
             .count(),
-        5
+        6
     );
     for args in [
         &["--strict", "inspect"][..],
@@ -529,11 +673,11 @@ fn cli_validate_decodes_every_layer() {
         data as i32,
     ];
     layer.extend([0, 0, 0]);
-    w.add_item(5, 0, &layer).unwrap();
+    w.add_item(5, 1, &layer).unwrap();
     let file = temp_file("short.map", &w.finish(WriteVersion::V4).unwrap());
     let out = gamefmt(&["validate"], &file);
     assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).contains("layer 0 (tiles)"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("layer 1 (tiles)"), "{}", stderr(&out));
     // A map with no VERSION item is no map.
     let mut w = DatafileWriter::new();
     w.add_item(1, 0, &[1, -1, -1, -1, -1]).unwrap();
@@ -555,7 +699,7 @@ fn cli_converts_old_switch_layers() {
     let out = gamefmt(&["--strict", "validate"], &file);
     assert_eq!(out.status.code(), Some(1));
     assert!(
-        stderr(&out).contains("layer 0 (switch): refused in strict mode"),
+        stderr(&out).contains("layer 1 (switch): refused in strict mode"),
         "{}",
         stderr(&out)
     );
@@ -595,6 +739,7 @@ fn corpus_maps_read_alike_strict_and_lenient() {
     };
     let mut layers = 0usize;
     let mut old_switch = 0usize;
+    let mut refused_by_ddnet = Vec::new();
     for (name, bytes) in &files {
         if DatafileView::parse(bytes).is_err() {
             continue; // damaged on purpose; the sweeps cover those
@@ -603,12 +748,23 @@ fn corpus_maps_read_alike_strict_and_lenient() {
         let mut warnings = Vec::new();
         let lenient = MapView::parse_with(bytes, &mut warnings);
         let strict = MapView::parse_strict(bytes);
+        assert!(DatafileView::parse_strict(bytes).is_ok(), "{name}");
+        // A broken DDNet loader rule is a warning by default and refuses
+        // the map in strict mode; otherwise both read alike.
+        if let Some(rule) = warnings
+            .iter()
+            .find(|w| matches!(w.kind, WarningKind::DdnetRule { .. }))
+        {
+            assert_eq!(strict.unwrap_err(), rule.refused(), "{name}");
+            assert!(lenient.is_ok(), "{name}");
+            refused_by_ddnet.push((name.clone(), rule.kind));
+            continue;
+        }
         assert_eq!(
             strict.as_ref().err(),
             lenient.as_ref().err(),
             "{name}: strict and lenient agree"
         );
-        assert!(DatafileView::parse_strict(bytes).is_ok(), "{name}");
         let (Ok(map), Ok(strict)) = (lenient, strict) else {
             continue;
         };
@@ -660,6 +816,19 @@ fn corpus_maps_read_alike_strict_and_lenient() {
         .iter()
         .any(|(n, _)| n == "teeworlds__data__maps__Test.map")
     {
+        // The shared corpus: one old switch layer, and one map DDNet
+        // refuses (PyTeeworldsMap's saved test map has no group at all; the
+        // independent reader's map_facts.jsonl: 0 groups, no game layer).
         assert_eq!(old_switch, 1);
+        let no_game = WarningKind::DdnetRule {
+            rule: "no game layer",
+        };
+        assert_eq!(
+            refused_by_ddnet,
+            [(
+                "PyTeeworldsMap__test_maps__HeyTux2Saved.map".to_owned(),
+                no_game
+            )]
+        );
     }
 }

@@ -129,11 +129,16 @@ fn check_offsets(offsets: &[I32], section_len: usize, table_at: usize) -> Result
 }
 
 /// A set of 16-bit ids on the stack (8 KiB), for the uniqueness checks.
-struct IdSet([u64; 1024]);
+pub(crate) struct IdSet([u64; 1024]);
 
 impl IdSet {
+    /// An empty set.
+    pub(crate) const fn new() -> Self {
+        Self([0; 1024])
+    }
+
     /// Inserts `id`; returns false if it was present.
-    fn insert(&mut self, id: u16) -> bool {
+    pub(crate) fn insert(&mut self, id: u16) -> bool {
         let (word, bit) = (usize::from(id >> 6), 1u64 << (id & 63));
         match self.0.get_mut(word) {
             Some(w) if *w & bit == 0 => {
@@ -323,8 +328,8 @@ impl<'a> DatafileView<'a> {
 
     /// Checks the item type table and every item against it.
     fn check_items<W: Warn + ?Sized>(&self, warn: &mut W) -> Result<()> {
-        let mut types_seen = IdSet([0; 1024]);
-        let mut ids = IdSet([0; 1024]);
+        let mut types_seen = IdSet::new();
+        let mut ids = IdSet::new();
         let mut running = 0usize;
         for (t, entry) in self.item_types.iter().enumerate() {
             let at = HEADER_LEN.saturating_add(t.saturating_mul(12));

@@ -44,6 +44,7 @@
 //! ```
 
 mod automapper;
+mod ddnet_rules;
 mod envelope;
 mod group;
 mod i32string;

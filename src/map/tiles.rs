@@ -15,7 +15,7 @@ use super::{
 };
 use crate::datafile::{DatafileView, Item};
 use crate::error::{Error, ErrorKind, Result};
-use crate::warning::Warning;
+use crate::warning::{Warning, WarningKind};
 
 /// Ints of a tilemap version 2 item (head included).
 const TILEMAP_V2_INTS: usize = 15;
@@ -386,7 +386,30 @@ impl<'a> TileLayer<'a> {
             return TileData::from_bytes(kind, self.read_old(buf)?);
         }
         let bytes = self.read(self.data_index(), kind.element_size(), buf)?;
-        TileData::from_bytes(kind, bytes)
+        let data = TileData::from_bytes(kind, bytes)?;
+        if self.df.is_strict() && self.version() < 4 {
+            self.check_padding(&data)?;
+        }
+        Ok(data)
+    }
+
+    /// DDNet's data rule (`ValidateAndUnpackTilesLayerData`, 28baa427): no
+    /// skip or padding byte set in tiles stored unpacked, no padding byte
+    /// set in speedup tiles.
+    fn check_padding(&self, data: &TileData<'_>) -> Result<()> {
+        let rule = match data {
+            TileData::Tiles(t) if t.iter().any(|t| t.skip != 0 || t.reserved != 0) => {
+                "tile data has a skip or padding byte set"
+            }
+            TileData::Speedup(t) if t.iter().any(|t| t.reserved != 0) => {
+                "speedup tile data has a padding byte set"
+            }
+            _ => return Ok(()),
+        };
+        let at = index(self.data_index())
+            .and_then(|i| self.df.data_offset(i))
+            .unwrap_or(0);
+        Err(Warning::new(WarningKind::DdnetRule { rule }, at).refused())
     }
 
     /// Inflates old-layout tiles into the tail of `buf` and converts them.

@@ -110,7 +110,9 @@ impl<'a> MapView<'a> {
         Self::new(DatafileView::parse_strict(file)?)
     }
 
-    /// Validates a datafile as a map.
+    /// Validates a datafile as a map, reading what Teeworlds reads; the
+    /// rules current DDNet adds are warnings (or, for a strict `df`,
+    /// errors): see [`WarningKind::DdnetRule`](crate::WarningKind::DdnetRule).
     ///
     /// Checks the VERSION item (present, value 1), the minimum size of every
     /// known item for its version, that groups reference existing layers,
@@ -181,7 +183,7 @@ impl<'a> MapView<'a> {
             .items_of_uuid(&UUID_ENVPOINTS_BEZIER)
             .next()
             .map_or(&[][..], |i| i.data());
-        Ok(Self {
+        let map = Self {
             df,
             version,
             images: Range::of(&df, ITEM_IMAGE),
@@ -192,7 +194,9 @@ impl<'a> MapView<'a> {
             env_points,
             env_point_ints,
             env_beziers,
-        })
+        };
+        super::ddnet_rules::check(&map, df.is_strict(), warn)?;
+        Ok(map)
     }
 
     /// Whether `df` has the 2007-era map layout: no VERSION item, and item
