@@ -6,7 +6,7 @@ use gamefmt::demo::{Chunk, ChunkKind, DemoView, End, OwnedBuffers, Reconstructor
 use serde_json::{Value, json};
 use zerocopy::IntoBytes;
 
-use crate::{CliError, Ctx, json_line};
+use crate::{CliError, json_line};
 
 /// Counts and ticks over the whole chunk stream.
 #[derive(Default)]
@@ -102,12 +102,7 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 /// `gamefmt inspect` for a demo.
-pub fn inspect(
-    bytes: &[u8],
-    as_json: bool,
-    ctx: &Ctx,
-    out: &mut dyn Write,
-) -> Result<(), CliError> {
+pub fn inspect(bytes: &[u8], as_json: bool, out: &mut dyn Write) -> Result<(), CliError> {
     let view = DemoView::parse(bytes)?;
     let h = view.header();
     let f = walk(&view, |_, _, _, _| Ok(()))?;
@@ -117,7 +112,6 @@ pub fn inspect(
             out,
             &json!({
                 "format": "demo",
-                "warnings": ctx.warnings_json(),
                 "version": h.version(),
                 "net_version": h.net_version(),
                 "map_name": h.map_name(),

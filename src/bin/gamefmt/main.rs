@@ -2,10 +2,11 @@
 //!
 //! The format is recognised from the file's first bytes. An invalid file
 //! exits with status 1 and one line on stderr naming the error and the byte
-//! offset where decoding failed. Quirks the engines accept are read and
-//! reported as warnings (one `gamefmt: FILE: warning: ...` line each on
-//! stderr, and the `warnings` array of `inspect --json`); `--strict` refuses
-//! them where current DDNet does.
+//! offset where decoding failed (and nothing else). Quirks the engines
+//! accept are read and reported as warnings: one `gamefmt: FILE: warning:
+//! ...` line each on stderr after a successful command, and the `warnings`
+//! array of `inspect --json` for maps and replays; `--strict` refuses them
+//! where current DDNet does.
 
 mod datafile;
 mod demo;
@@ -139,14 +140,14 @@ fn run(command: &Command, ctx: &mut Ctx, out: &mut dyn Write) -> Result<(), CliE
         (Format::Datafile, Command::Dump { map: true, .. }) => map::dump(&bytes, ctx, out),
         (Format::Datafile, Command::Dump { .. }) => datafile::dump(&bytes, ctx, out),
         (Format::Datafile, Command::Validate { .. }) => datafile::validate(&bytes, ctx, out),
-        (Format::Demo, Command::Inspect { json, .. }) => demo::inspect(&bytes, *json, ctx, out),
+        (Format::Demo, Command::Inspect { json, .. }) => demo::inspect(&bytes, *json, out),
         (Format::Demo, Command::Dump { .. }) => demo::dump(&bytes, out),
         (Format::Demo, Command::Validate { .. }) => demo::validate(&bytes, out),
         (Format::Slippi, Command::Inspect { json, .. }) => slippi::inspect(&bytes, *json, ctx, out),
         (Format::Slippi, Command::Dump { .. }) => slippi::dump(&bytes, ctx, out),
         (Format::Slippi, Command::Validate { .. }) => slippi::validate(&bytes, ctx, out),
         (Format::Teehistorian, Command::Inspect { json, .. }) => {
-            teehistorian::inspect(&bytes, *json, ctx, out)
+            teehistorian::inspect(&bytes, *json, out)
         }
         (Format::Teehistorian, Command::Dump { .. }) => teehistorian::dump(&bytes, out),
         (Format::Teehistorian, Command::Validate { .. }) => teehistorian::validate(&bytes, out),
@@ -166,11 +167,13 @@ fn main() -> ExitCode {
         run(&cli.command, &mut ctx, &mut out).and_then(|()| out.flush().map_err(CliError::Io));
     let (Command::Inspect { file, .. } | Command::Dump { file, .. } | Command::Validate { file }) =
         &cli.command;
-    for w in &ctx.warnings {
-        eprintln!("gamefmt: {}: warning: {w}", file.display());
-    }
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => {
+            for w in &ctx.warnings {
+                eprintln!("gamefmt: {}: warning: {w}", file.display());
+            }
+            ExitCode::SUCCESS
+        }
         Err(CliError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("gamefmt: {}: {e}", file.display());

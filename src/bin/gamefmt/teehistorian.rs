@@ -8,7 +8,7 @@ use gamefmt::teehistorian::{
 };
 use serde_json::{Value, json};
 
-use crate::{CliError, Ctx, json_line};
+use crate::{CliError, json_line};
 
 /// The facts `inspect` reports about a recording.
 struct Facts {
@@ -60,12 +60,7 @@ fn facts(bytes: &[u8]) -> Result<(Header<'_>, Facts), CliError> {
 }
 
 /// `gamefmt inspect` for a teehistorian recording.
-pub fn inspect(
-    bytes: &[u8],
-    as_json: bool,
-    ctx: &Ctx,
-    out: &mut dyn Write,
-) -> Result<(), CliError> {
+pub fn inspect(bytes: &[u8], as_json: bool, out: &mut dyn Write) -> Result<(), CliError> {
     let (header, f) = facts(bytes)?;
     let version_minor = header.version_minor_str().map(|v| v.to_string());
     let game_uuid = header.game_uuid().map(|u| u.to_string());
@@ -75,7 +70,6 @@ pub fn inspect(
             out,
             &json!({
                 "format": "teehistorian",
-                "warnings": ctx.warnings_json(),
                 "version": header.version(),
                 "version_minor": version_minor,
                 "game_uuid": game_uuid,
