@@ -67,7 +67,8 @@ pub enum WarningKind {
     OldSpeedupLayout,
     /// A map that current DDNet's loader refuses by a rule Teeworlds does
     /// not have (`CMap::Load`, DDNet 28baa427): a layer in two groups, a
-    /// tile layer narrower or lower than 2 tiles, a design layer colour
+    /// tile layer narrower or lower than 2 tiles or with a name that is not
+    /// UTF-8, a design layer colour
     /// outside 0..=255, no game layer, a tile data index out of range or
     /// shared by two layers, a physics layer smaller than the game layer.
     /// The offset is the offending item's.

@@ -71,6 +71,13 @@ fn map_writer(layers: i32) -> DatafileWriter {
     w
 }
 
+/// The empty name as DDNet stores it (every byte + 128, NUL included).
+const NAME_EMPTY: [i32; 3] = [
+    i32::from_be_bytes([128; 4]),
+    i32::from_be_bytes([128; 4]),
+    i32::from_be_bytes([128, 128, 128, 0]),
+];
+
 /// "Game" as DDNet stores a layer name in 3 ints (bytes + 128, big-endian).
 const NAME_GAME: [i32; 3] = [
     i32::from_be_bytes([b'G' + 128, b'a' + 128, b'm' + 128, b'e' + 128]),
@@ -91,7 +98,7 @@ fn physics_layer(
 ) -> Vec<i32> {
     let mut v = vec![0, 2, 0, 3, w, h, flags, 255, 255, 255, 255, -1, 0, -1];
     v.push(tiles as i32);
-    v.extend([0, 0, 0]); // empty name
+    v.extend(NAME_EMPTY);
     let mut indices = [-1i32; 5];
     indices[slot] = physics as i32;
     v.extend(indices);
@@ -408,7 +415,7 @@ fn ddnet_loader_rules_warn_and_strict_refuses() {
             -1,
             data as i32,
         ];
-        v.extend([0, 0, 0]);
+        v.extend(NAME_EMPTY);
         v
     };
     // The fixture itself breaks no rule.
@@ -420,6 +427,17 @@ fn ddnet_loader_rules_warn_and_strict_refuses() {
     assert_eq!(
         rule(&one.finish(WriteVersion::V4).unwrap()),
         [ddnet("tile layer narrower or lower than 2 tiles")]
+    );
+    // A name that is not UTF-8 (a lone 0xFF byte).
+    let mut bad_name = map_writer(1);
+    let d = bad_name.add_data(&[0; 24]);
+    let mut layer = design(3, 2, 255, d);
+    layer[15] = i32::from_be_bytes([0x7F, 0x80, 0x80, 0x80]);
+    layer[16] = i32::from_be_bytes([0x80; 4]);
+    bad_name.add_item(5, 1, &layer).unwrap();
+    assert_eq!(
+        rule(&bad_name.finish(WriteVersion::V4).unwrap()),
+        [ddnet("tile layer name not valid UTF-8")]
     );
     // A colour of 300.
     let mut red = map_writer(1);
@@ -672,7 +690,7 @@ fn cli_validate_decodes_every_layer() {
         -1,
         data as i32,
     ];
-    layer.extend([0, 0, 0]);
+    layer.extend(NAME_EMPTY);
     w.add_item(5, 1, &layer).unwrap();
     let file = temp_file("short.map", &w.finish(WriteVersion::V4).unwrap());
     let out = gamefmt(&["validate"], &file);

@@ -7,8 +7,8 @@
 //! Like DDNet, only layers that a group refers to are checked, groups in
 //! order, then layers in group order:
 //! 1. no layer belongs to two groups;
-//! 2. tile layers are at least 2 × 2 tiles, and design layers' colours are
-//!    in 0..=255;
+//! 2. tile layers are at least 2 × 2 tiles, their names (version 3 on)
+//!    valid UTF-8, and design layers' colours in 0..=255;
 //! 3. there is a game layer (the last one in group order counts);
 //! 4. each tile layer's own data index is in range and used by no other
 //!    tile layer;
@@ -68,6 +68,9 @@ pub(super) fn check<W: Warn + ?Sized>(map: &MapView<'_>, strict: bool, warn: &mu
             let Layer::Tiles(t) = layer else { continue };
             if t.width() < 2 || t.height() < 2 {
                 broken("tile layer narrower or lower than 2 tiles", offset)?;
+            }
+            if t.name().is_some_and(|n| n.decode().to_str().is_err()) {
+                broken("tile layer name not valid UTF-8", offset)?;
             }
             if t.kind() == TileKind::Tiles && t.color().iter().any(|c| !(0..=255).contains(c)) {
                 broken("tile layer colour outside 0..=255", offset)?;
