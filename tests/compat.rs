@@ -746,6 +746,51 @@ fn cli_reads_zero_size_slippi_events() {
 
 // ------------------------------------------------------------------ corpus
 
+/// `validate` decodes every corpus map; `--strict` refuses exactly the maps
+/// current DDNet's loader refuses: the 2007-era maps (no VERSION item),
+/// Test.map's 2010 switch layer ("tile data is truncated") and the saved
+/// PyTeeworldsMap test map (no game layer).
+#[test]
+fn cli_validate_reads_every_corpus_map() {
+    let test = "cli_validate_reads_every_corpus_map";
+    let (Some(files), Some(dir)) = (
+        common::corpus_files(test, "teeworlds/maps", ".map"),
+        common::corpus_dir(test),
+    ) else {
+        return;
+    };
+    let mut strict_refused = Vec::new();
+    for (name, bytes) in &files {
+        let path = dir.join("teeworlds/maps").join(name);
+        let lenient = gamefmt(&["validate"], &path);
+        let strict = gamefmt(&["--strict", "validate"], &path);
+        if DatafileView::parse(bytes).is_err() {
+            assert_eq!(lenient.status.code(), Some(1), "{name}");
+            assert_eq!(strict.status.code(), Some(1), "{name}");
+            continue;
+        }
+        assert!(lenient.status.success(), "{name}: {}", stderr(&lenient));
+        if !strict.status.success() {
+            assert_eq!(stderr(&strict).lines().count(), 1, "{name}");
+            strict_refused.push(name.as_str());
+        }
+    }
+    if files
+        .iter()
+        .any(|(n, _)| n == "teeworlds__data__maps__Test.map")
+    {
+        assert_eq!(
+            strict_refused,
+            [
+                "PyTeeworldsMap__test_maps__HeyTux2Saved.map",
+                "teeworlds__data__maps__Test.map",
+                "teeworlds__data__maps__ctf2.map",
+                "teeworlds__data__maps__dm1.map",
+            ]
+        );
+    }
+}
+
 #[test]
 fn corpus_maps_read_alike_strict_and_lenient() {
     let Some(files) = common::corpus_files(

@@ -62,7 +62,7 @@ pub fn summary(df: &DatafileView<'_>, ctx: &mut Ctx) -> Result<Value, gamefmt::E
 pub fn validate(df: &DatafileView<'_>, ctx: &mut Ctx) -> Result<String, CliError> {
     let map = match MapView::new_with(*df, &mut ctx.warnings) {
         Ok(map) => map,
-        Err(e) if e.kind == ErrorKind::LegacyLayout => {
+        Err(e) if e.kind == ErrorKind::LegacyLayout && !ctx.strict => {
             return Ok("2007-era map layout, content not decoded".to_owned());
         }
         Err(e) => return Err(CliError::Invalid(format!("not a valid map: {e}"))),
