@@ -25,7 +25,7 @@
 //!
 //! ```
 //! # fn main() -> Result<(), gamefmt::Error> {
-//! # let bytes = gamefmt::datafile::SAMPLE_MAP;
+//! # let bytes = gamefmt::datafile::SAMPLE;
 //! use gamefmt::datafile::DatafileView;
 //! let map = DatafileView::parse(bytes)?;
 //! for item in map.items() {
