@@ -46,16 +46,37 @@ extern crate alloc;
 extern crate std;
 
 pub mod bytes;
+#[cfg(feature = "datafile")]
 pub mod datafile;
+#[cfg(feature = "demo")]
 pub mod demo;
 pub mod error;
 mod format;
 pub mod huffman;
+#[cfg(feature = "map")]
 pub mod map;
+#[cfg(feature = "slippi")]
 pub mod slippi;
+#[cfg(feature = "snapshot")]
 pub mod snapshot;
+#[cfg(feature = "teehistorian")]
 pub mod teehistorian;
 pub mod varint;
 
 pub use error::{Error, ErrorKind, Result};
 pub use format::Format;
+
+/// `heapless`, whose `Vec` holds the per-frame lists of
+/// [`slippi::Frame`].
+#[cfg(feature = "slippi")]
+pub use heapless;
+/// `uuid`, whose `Uuid` names extended item types, teehistorian messages and
+/// demo extensions.
+#[cfg(any(feature = "datafile", feature = "snapshot", feature = "teehistorian"))]
+pub use uuid;
+/// `zerocopy`, whose endian integers (`little_endian::I32`,
+/// `big_endian::U32`, ...) make up the wire structs of datafiles, maps,
+/// snapshots and demos (and whose `FromBytes`/`IntoBytes` read and write
+/// them).
+#[cfg(any(feature = "datafile", feature = "snapshot"))]
+pub use zerocopy;
