@@ -19,7 +19,8 @@ type Module = Vec<String>;
 
 /// Uses left out of the graph: the one cycle the streaming refactor of
 /// issue 14 removes (the push decoder and the event iterator use each
-/// other).
+/// other). An entry that no longer matches a use fails the test, so the
+/// list empties as the cycles go.
 const KNOWN: &[(&str, &str)] = &[("slippi::events", "slippi::decoder")];
 
 /// Every library source file by module path (`src/a/mod.rs` and `src/a.rs`
@@ -145,14 +146,24 @@ fn no_module_cycles() {
     );
     assert!(all.len() > 40, "found only {} modules", all.len());
     let mut edges: BTreeMap<Module, BTreeSet<Module>> = BTreeMap::new();
+    let mut known_seen = BTreeSet::new();
     for (module, code) in &all {
         for target in sibling_uses(module, code, &all) {
             let from = module[..target.len()].to_vec();
-            if KNOWN.contains(&(from.join("::").as_str(), target.join("::").as_str())) {
+            let pair = (from.join("::"), target.join("::"));
+            if KNOWN.contains(&(pair.0.as_str(), pair.1.as_str())) {
+                known_seen.insert(pair);
                 continue;
             }
             edges.entry(from).or_default().insert(target);
         }
+    }
+    for &(from, to) in KNOWN {
+        let pair = (from.to_owned(), to.to_owned());
+        assert!(
+            known_seen.contains(&pair),
+            "{from} no longer uses {to}: remove it from KNOWN"
+        );
     }
     // A cycle exists iff some module reaches itself.
     for start in edges.keys() {
