@@ -83,6 +83,14 @@ impl Error {
     }
 }
 
+/// The error a strict parse reports for a quirk: [`ErrorKind::Refused`] at
+/// the warning's offset.
+impl From<crate::warning::Warning> for Error {
+    fn from(w: crate::warning::Warning) -> Self {
+        Self::new(ErrorKind::Refused(w.kind), w.offset)
+    }
+}
+
 impl fmt::Display for ErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

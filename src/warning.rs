@@ -4,8 +4,8 @@
 //! By default the decoders read what the engines that play these files
 //! read (Teeworlds 0.6/0.7, DDNet and the mods built on them; slippi-js for
 //! Slippi) and report each oddity as a [`Warning`] to a sink the caller
-//! passes: anything implementing [`Warn`]. A closure, `()` (ignore), a
-//! `heapless::Vec<Warning, N>` (no allocation; warnings past `N` are
+//! passes: anything implementing [`Warn`]. A closure, `()` (ignore),
+//! [`Warnings<N>`] (no allocation; warnings past `N` are counted and
 //! dropped) and, with `alloc`, a `Vec<Warning>` all are sinks. The sink is
 //! a generic parameter, so ignoring warnings costs nothing, and warnings
 //! are found while validating (`parse`), never on a per-record hot path.
@@ -18,11 +18,11 @@
 //! ```
 //! # fn main() -> Result<(), gamefmt::Error> {
 //! use gamefmt::datafile::DatafileView;
-//! use gamefmt::warning::Warning;
+//! use gamefmt::warning::{Warning, Warnings};
 //!
-//! let mut warnings = heapless::Vec::<Warning, 8>::new();
-//! let view = DatafileView::parse_with(gamefmt::datafile::SAMPLE_MAP, &mut warnings)?;
-//! assert!(warnings.is_empty()); // the sample has no quirks
+//! let mut warnings = Warnings::<8>::new();
+//! let view = DatafileView::parse_with(gamefmt::datafile::SAMPLE, &mut warnings)?;
+//! assert!(warnings.as_slice().is_empty()); // the sample has no datafile quirk
 //!
 //! let mut count = 0;
 //! DatafileView::parse_with(view.as_bytes(), &mut |_w: Warning| count += 1)?;
@@ -31,8 +31,6 @@
 //! ```
 
 use core::fmt;
-
-use crate::error::{Error, ErrorKind, Result};
 
 /// Which quirk a [`Warning`] reports.
 ///
@@ -135,12 +133,6 @@ impl Warning {
     pub const fn new(kind: WarningKind, offset: usize) -> Self {
         Self { kind, offset }
     }
-
-    /// The error a strict parse reports for this quirk.
-    #[must_use]
-    pub const fn refused(self) -> Error {
-        Error::new(ErrorKind::Refused(self.kind), self.offset)
-    }
 }
 
 impl fmt::Display for Warning {
@@ -169,10 +161,56 @@ impl<F: FnMut(Warning)> Warn for F {
     }
 }
 
-/// Keeps the first `N` warnings; later ones are dropped. No allocation.
-impl<const N: usize> Warn for heapless::Vec<Warning, N> {
+/// The first `N` warnings, kept without allocating; later ones are
+/// counted and dropped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Warnings<const N: usize> {
+    kept: [Warning; N],
+    len: usize,
+    dropped: usize,
+}
+
+impl<const N: usize> Warnings<N> {
+    /// An empty collection.
+    #[must_use]
+    pub const fn new() -> Self {
+        let none = Warning::new(WarningKind::EmptyDataItem { index: 0 }, 0);
+        Self {
+            kept: [none; N],
+            len: 0,
+            dropped: 0,
+        }
+    }
+
+    /// The kept warnings, in the order they were found.
+    #[must_use]
+    pub fn as_slice(&self) -> &[Warning] {
+        self.kept.get(..self.len).unwrap_or_default()
+    }
+
+    /// How many warnings came after the first `N`.
+    #[must_use]
+    pub const fn dropped(&self) -> usize {
+        self.dropped
+    }
+}
+
+impl<const N: usize> Default for Warnings<N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Keeps the first `N` warnings; counts the rest.
+impl<const N: usize> Warn for Warnings<N> {
     fn warn(&mut self, warning: Warning) {
-        let _ = self.push(warning);
+        match self.kept.get_mut(self.len) {
+            Some(slot) => {
+                *slot = warning;
+                self.len = self.len.saturating_add(1);
+            }
+            None => self.dropped = self.dropped.saturating_add(1),
+        }
     }
 }
 
@@ -184,11 +222,18 @@ impl Warn for alloc::vec::Vec<Warning> {
     }
 }
 
-/// Reports a quirk that current DDNet refuses where it is found: an error
-/// in strict mode, a warning to `sink` otherwise.
-pub(crate) fn report<W: Warn + ?Sized>(sink: &mut W, strict: bool, warning: Warning) -> Result<()> {
+/// Reports a quirk that current DDNet refuses where it is found: the
+/// warning back as the error (`?` makes it an [`ErrorKind::Refused`]
+/// error) in strict mode, to `sink` otherwise.
+///
+/// [`ErrorKind::Refused`]: crate::ErrorKind::Refused
+pub(crate) fn report<W: Warn + ?Sized>(
+    sink: &mut W,
+    strict: bool,
+    warning: Warning,
+) -> Result<(), Warning> {
     if strict {
-        return Err(warning.refused());
+        return Err(warning);
     }
     sink.warn(warning);
     Ok(())
@@ -197,22 +242,23 @@ pub(crate) fn report<W: Warn + ?Sized>(sink: &mut W, strict: bool, warning: Warn
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::{Error, ErrorKind};
     use std::string::ToString;
 
     #[test]
     fn strict_refuses_lenient_reports() {
         let w = Warning::new(WarningKind::DuplicateItemId { type_id: 3, id: 0 }, 52);
-        let mut seen = heapless::Vec::<Warning, 1>::new();
+        let mut seen = Warnings::<1>::new();
         assert_eq!(report(&mut seen, false, w), Ok(()));
         assert_eq!(seen.as_slice(), &[w]);
         let e = Error::new(ErrorKind::Refused(w.kind), 52);
-        assert_eq!(report(&mut (), true, w), Err(e));
+        assert_eq!(report(&mut (), true, w).map_err(Error::from), Err(e));
         assert_eq!(
             e.to_string(),
             "refused in strict mode: two items of type 3 have id 0 at byte offset 52"
         );
-        // A full heapless sink drops the rest instead of failing.
+        // A full sink counts and drops the rest instead of failing.
         seen.warn(w);
-        assert_eq!(seen.len(), 1);
+        assert_eq!((seen.as_slice().len(), seen.dropped()), (1, 1));
     }
 }

@@ -21,7 +21,7 @@ use gamefmt::datafile::{DatafileView, DatafileWriter, WriteVersion};
 use gamefmt::map::{
     ITEM_ENVELOPE, Layer, MapView, TILESLAYERFLAG_SPEEDUP, TILESLAYERFLAG_SWITCH, TileData,
 };
-use gamefmt::slippi::{Event, PayloadSizes, SlippiEventIter, SlpView, SlpWriter};
+use gamefmt::slippi::{Event, PayloadSizes, SlippiEventIter, SlippiView, SlippiWriter};
 use gamefmt::{Error, ErrorKind, Warning, WarningKind};
 
 /// What the stock 0.6 editor stores for an empty quads layer's data: a
@@ -518,7 +518,7 @@ fn zero_size_replay() -> Vec<u8> {
     sizes.set(0x20, 0);
     sizes.set(0x3A, 12);
     sizes.set(0x39, 6);
-    let mut w = SlpWriter::new(&sizes).unwrap();
+    let mut w = SlippiWriter::new(&sizes).unwrap();
     w.event(0x3A, &[0xFF, 0xFF, 0xFF, 0x85, 0, 0, 0, 0, 0, 0, 0, 0])
         .unwrap();
     w.event(0x20, &[]).unwrap();
@@ -549,15 +549,18 @@ fn zero_size_slippi_event_is_its_command_byte() {
             (0x39, 6)
         ]
     );
-    let view = SlpView::parse(&bytes).unwrap();
+    let view = SlippiView::parse(&bytes).unwrap();
     assert!(matches!(view.events().last(), Some(Ok(Event::GameEnd(_)))));
     // The 0x20 entry is the first of the table (command order), at 15 + 2.
-    let mut warnings = heapless::Vec::<Warning, 4>::new();
-    SlpView::parse_with(&bytes, &mut warnings).unwrap();
+    let mut warnings = gamefmt::warning::Warnings::<4>::new();
+    SlippiView::parse_with(&bytes, &mut warnings).unwrap();
     let zero = Warning::new(WarningKind::ZeroSizeEvent { command: 0x20 }, 17);
     assert_eq!(warnings.as_slice(), &[zero]);
-    assert_eq!(SlpView::parse_strict(&bytes).unwrap_err(), zero.refused());
-    assert!(SlpView::parse_strict(gamefmt::slippi::SAMPLE_SLP).is_ok());
+    assert_eq!(
+        SlippiView::parse_strict(&bytes).unwrap_err(),
+        Error::from(zero)
+    );
+    assert!(SlippiView::parse_strict(gamefmt::slippi::SAMPLE).is_ok());
 }
 
 // --------------------------------------------------------------------- CLI
@@ -818,7 +821,7 @@ fn corpus_maps_read_alike_strict_and_lenient() {
             .iter()
             .find(|w| matches!(w.kind, WarningKind::DdnetRule { .. }))
         {
-            assert_eq!(strict.unwrap_err(), rule.refused(), "{name}");
+            assert_eq!(strict.unwrap_err(), Error::from(*rule), "{name}");
             assert!(lenient.is_ok(), "{name}");
             refused_by_ddnet.push((name.clone(), rule.kind));
             continue;

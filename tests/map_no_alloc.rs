@@ -13,7 +13,7 @@ mod common;
 mod counting_alloc;
 
 use counting_alloc::{CountingAlloc, allocations_during};
-use gamefmt::datafile::SAMPLE_MAP;
+use gamefmt::datafile::SAMPLE;
 use gamefmt::map::{Layer, MapView, SoundSources, TileData};
 
 #[global_allocator]
@@ -80,7 +80,7 @@ fn walk(bytes: &[u8], buf: &mut [u8]) -> (usize, usize, usize, usize) {
 #[test]
 fn sample_map_allocates_nothing() {
     let mut buf = vec![0u8; 1 << 10];
-    let ((_, _, _, strings), allocs) = allocations_during(|| walk(SAMPLE_MAP, &mut buf));
+    let ((_, _, _, strings), allocs) = allocations_during(|| walk(SAMPLE, &mut buf));
     assert_eq!(strings, 1);
     assert_eq!(allocs, 0);
 }
@@ -115,7 +115,7 @@ fn corpus_maps_allocate_nothing() {
 #[test]
 fn warnings_and_strict_parse_allocate_nothing() {
     let check = |bytes: &[u8]| {
-        let mut warnings = heapless::Vec::<gamefmt::Warning, 8>::new();
+        let mut warnings = gamefmt::warning::Warnings::<8>::new();
         let ((lenient, strict), allocs) = allocations_during(|| {
             (
                 MapView::parse_with(bytes, &mut warnings).is_ok(),
@@ -123,10 +123,10 @@ fn warnings_and_strict_parse_allocate_nothing() {
             )
         });
         assert_eq!(allocs, 0);
-        (lenient, strict, warnings.len())
+        (lenient, strict, warnings.as_slice().len())
     };
     // The sample has no game layer: a warning, a strict refusal.
-    assert_eq!(check(SAMPLE_MAP), (true, false, 1));
+    assert_eq!(check(SAMPLE), (true, false, 1));
     let Some(maps) = common::corpus_files(
         "warnings_and_strict_parse_allocate_nothing",
         "teeworlds/maps",

@@ -26,23 +26,35 @@
 //!
 //! // The sample map has no groups, so no game layer: Teeworlds-style
 //! // readers take it, current DDNet does not.
-//! let mut warnings = heapless::Vec::<gamefmt::Warning, 4>::new();
-//! MapView::parse_with(gamefmt::datafile::SAMPLE_MAP, &mut warnings)?;
-//! assert_eq!(warnings[0].kind, WarningKind::DdnetRule { rule: "no game layer" });
-//! let refused = MapView::parse_strict(gamefmt::datafile::SAMPLE_MAP).unwrap_err();
-//! assert_eq!(refused.kind, ErrorKind::Refused(warnings[0].kind));
+//! let mut warnings = gamefmt::warning::Warnings::<4>::new();
+//! MapView::parse_with(gamefmt::datafile::SAMPLE, &mut warnings)?;
+//! let first = warnings.as_slice()[0];
+//! assert_eq!(first.kind, WarningKind::DdnetRule { rule: "no game layer" });
+//! let refused = MapView::parse_strict(gamefmt::datafile::SAMPLE).unwrap_err();
+//! assert_eq!(refused.kind, ErrorKind::Refused(first.kind));
 //! # Ok(()) }
 //! ```
 
+use super::group::Group;
 use super::layer::Layer;
 use super::tiles::{TileKind, TileLayer};
-use super::view::MapView;
 use crate::datafile::IdSet;
 use crate::error::Result;
 use crate::warning::{Warn, Warning, WarningKind, report};
 
-/// Checks `map` against DDNet's loader rules; see the module docs.
-pub(super) fn check<W: Warn + ?Sized>(map: &MapView<'_>, strict: bool, warn: &mut W) -> Result<()> {
+/// Checks a map against DDNet's loader rules (see the module docs), given
+/// its groups, its layers by index and its number of data items.
+pub(super) fn check<'a, G, W>(
+    groups: impl Fn() -> G,
+    layer: impl Fn(usize) -> Option<Layer<'a>>,
+    data_count: usize,
+    strict: bool,
+    warn: &mut W,
+) -> Result<()>
+where
+    G: Iterator<Item = Group<'a>>,
+    W: Warn + ?Sized,
+{
     let mut broken = |rule: &'static str, offset: usize| {
         report(
             warn,
@@ -54,9 +66,9 @@ pub(super) fn check<W: Warn + ?Sized>(map: &MapView<'_>, strict: bool, warn: &mu
     // the rest (8 KiB on the stack).
     let mut layers_used = IdSet::new();
     let mut game: Option<TileLayer<'_>> = None;
-    for group in map.groups() {
+    for group in groups() {
         for index in group_layers(&group) {
-            let Some(layer) = map.layer(index) else {
+            let Some(layer) = layer(index) else {
                 continue; // MapView::new checked the ranges
             };
             let offset = layer.item().offset();
@@ -81,19 +93,20 @@ pub(super) fn check<W: Warn + ?Sized>(map: &MapView<'_>, strict: bool, warn: &mu
         }
     }
     let Some(game) = game else {
-        return broken("no game layer", 0);
+        broken("no game layer", 0)?;
+        return Ok(());
     };
     let game_tiles = game.tile_count().unwrap_or(usize::MAX);
     let mut data_used = IdSet::new();
-    for group in map.groups() {
+    for group in groups() {
         for index in group_layers(&group) {
-            let Some(Layer::Tiles(t)) = map.layer(index) else {
+            let Some(Layer::Tiles(t)) = layer(index) else {
                 continue;
             };
             let offset = t.item().offset();
             let data = usize::try_from(t.data_index())
                 .ok()
-                .filter(|&d| d < map.datafile().data_count());
+                .filter(|&d| d < data_count);
             match data {
                 None => broken("tile data index out of range", offset)?,
                 Some(d) => {
@@ -115,7 +128,7 @@ pub(super) fn check<W: Warn + ?Sized>(map: &MapView<'_>, strict: bool, warn: &mu
 
 /// The layer indices a group refers to (checked against the layer count
 /// by `MapView::new`).
-fn group_layers(group: &super::Group<'_>) -> core::ops::Range<usize> {
+fn group_layers(group: &Group<'_>) -> core::ops::Range<usize> {
     let start = group.start_layer();
     start..start.saturating_add(group.layer_count())
 }

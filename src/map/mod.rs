@@ -22,7 +22,7 @@
 //! ```
 //! # fn main() -> Result<(), gamefmt::Error> {
 //! use gamefmt::map::{Layer, MapView, TileData};
-//! # let bytes = gamefmt::datafile::SAMPLE_MAP;
+//! # let bytes = gamefmt::datafile::SAMPLE;
 //!
 //! let map = MapView::parse(bytes)?;
 //! let mut buf = [0u8; 64];
@@ -46,6 +46,7 @@
 mod automapper;
 mod ddnet_rules;
 mod envelope;
+mod field;
 mod group;
 mod i32string;
 mod image;

@@ -44,33 +44,55 @@
 //! # Ok(()) }
 //! ```
 
-use super::tiles::TileKind;
 use crate::error::{Error, Result};
 use crate::warning::WarningKind;
 
-/// Bytes a tile of `kind` took in its 2010 layout, and the warning naming
-/// it; `None` for kinds whose layout never changed.
-pub(super) const fn old_layout(kind: TileKind) -> Option<(usize, WarningKind)> {
-    match kind {
-        TileKind::Switch => Some((2, WarningKind::OldSwitchLayout)),
-        TileKind::Speedup => Some((4, WarningKind::OldSpeedupLayout)),
-        _ => None,
+/// A 2010-era physics tile layout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum OldLayout {
+    /// Switch tiles of 2 bytes: number, type.
+    Switch,
+    /// Speedup tiles of 4 bytes: force, type, angle (i16).
+    Speedup,
+}
+
+impl OldLayout {
+    /// Bytes a tile took in the old layout.
+    pub(super) const fn old_size(self) -> usize {
+        match self {
+            Self::Switch => 2,
+            Self::Speedup => 4,
+        }
+    }
+
+    /// Bytes a tile takes today.
+    const fn new_size(self) -> usize {
+        match self {
+            Self::Switch => 4,
+            Self::Speedup => 6,
+        }
+    }
+
+    /// The warning naming the layout.
+    pub(super) const fn warning(self) -> WarningKind {
+        match self {
+            Self::Switch => WarningKind::OldSwitchLayout,
+            Self::Speedup => WarningKind::OldSpeedupLayout,
+        }
     }
 }
 
-/// Converts old-layout tiles of `kind` in place: `buf[packed_at..]` holds
-/// them; on success `buf` holds as many tiles in today's layout.
+/// Converts old-layout tiles in place: `buf[packed_at..]` holds them; on
+/// success `buf` holds as many tiles in today's layout.
 ///
 /// Each new tile is longer than the old one and starts no later, so writing
 /// tile `i` never reaches old tile `i + 1` (it is read before it is
 /// overwritten).
-pub(super) fn convert(kind: TileKind, buf: &mut [u8], packed_at: usize) -> Result<()> {
-    let new = kind.element_size();
-    let old = old_layout(kind).map_or(0, |(s, _)| s);
-    let count = buf.len().checked_div(new).unwrap_or(0);
-    let whole = old != 0
-        && buf.len().is_multiple_of(new)
-        && buf.len().checked_sub(packed_at) == count.checked_mul(old);
+pub(super) fn convert(layout: OldLayout, buf: &mut [u8], packed_at: usize) -> Result<()> {
+    let (new, old) = (layout.new_size(), layout.old_size());
+    let count = buf.len() / new;
+    let whole =
+        buf.len().is_multiple_of(new) && buf.len().checked_sub(packed_at) == count.checked_mul(old);
     if !whole {
         return Err(Error::corrupt(
             "old tile layout does not fill the layer",
@@ -80,13 +102,13 @@ pub(super) fn convert(kind: TileKind, buf: &mut [u8], packed_at: usize) -> Resul
     for i in 0..count {
         let src = packed_at.saturating_add(i.saturating_mul(old));
         let dst = i.saturating_mul(new);
-        let tile: [u8; 6] = match (kind, buf.get(src..src.saturating_add(old))) {
+        let tile: [u8; 6] = match (layout, buf.get(src..src.saturating_add(old))) {
             // {number, type} -> {number, type, flags, delay}; no type, no number.
-            (TileKind::Switch, Some(&[number, kind])) => {
+            (OldLayout::Switch, Some(&[number, kind])) => {
                 [if kind == 0 { 0 } else { number }, kind, 0, 0, 0, 0]
             }
             // {force, type, angle} -> {force, max_speed, type, 0, angle}.
-            (TileKind::Speedup, Some(&[force, kind, a0, a1])) => [force, 0, kind, 0, a0, a1],
+            (OldLayout::Speedup, Some(&[force, kind, a0, a1])) => [force, 0, kind, 0, a0, a1],
             _ => return Err(Error::truncated(src)),
         };
         if let (Some(out), Some(tile)) =
@@ -110,18 +132,18 @@ mod tests {
     fn speedup_tiles_grow_in_place() {
         // Two old tiles at the tail of a 12-byte buffer.
         let mut buf = [0xAA, 0xAA, 0xAA, 0xAA, 5, 28, 0x5A, 0x00, 9, 29, 0x0E, 0x01];
-        assert_eq!(convert(TileKind::Speedup, &mut buf, 4), Ok(()));
+        assert_eq!(convert(OldLayout::Speedup, &mut buf, 4), Ok(()));
         assert_eq!(buf, [5, 0, 28, 0, 0x5A, 0, 9, 0, 29, 0, 0x0E, 0x01]);
     }
 
     #[test]
     fn switch_tiles_grow_in_place() {
         let mut buf = [0xAA, 0xAA, 0xAA, 0xAA, 3, 22, 4, 0];
-        assert_eq!(convert(TileKind::Switch, &mut buf, 4), Ok(()));
+        assert_eq!(convert(OldLayout::Switch, &mut buf, 4), Ok(()));
         assert_eq!(buf, [3, 22, 0, 0, 0, 0, 0, 0]);
         // A length that is not a whole number of tiles is an error.
         let mut bad = [0u8; 8];
-        assert!(convert(TileKind::Switch, &mut bad, 3).is_err());
-        assert!(convert(TileKind::Game, &mut bad, 4).is_err());
+        assert!(convert(OldLayout::Switch, &mut bad, 3).is_err());
+        assert!(convert(OldLayout::Speedup, &mut bad, 4).is_err());
     }
 }

@@ -5,10 +5,10 @@
 use zerocopy::little_endian::I32;
 use zerocopy::{FromBytes, Immutable, KnownLayout};
 
+use super::field::{index, int, require_len};
 use super::i32string::I32String;
-use super::old_layouts::{convert, old_layout};
+use super::old_layouts::{OldLayout, convert};
 use super::raw::{SpeedupTile, SwitchTile, TILE_SIZE, TeleTile, Tile, TuneTile};
-use super::view::{index, int, require_len};
 use super::{
     TILESLAYERFLAG_FRONT, TILESLAYERFLAG_GAME, TILESLAYERFLAG_SPEEDUP, TILESLAYERFLAG_SWITCH,
     TILESLAYERFLAG_TELE, TILESLAYERFLAG_TUNE,
@@ -330,19 +330,29 @@ impl<'a> TileLayer<'a> {
     /// [`OldSpeedupLayout`](crate::WarningKind::OldSpeedupLayout).
     #[must_use]
     pub fn is_old_layout(&self) -> bool {
-        self.old_layout_warning().is_some()
+        self.old_layout().is_some()
     }
 
     /// The warning for an old layout (see [`is_old_layout`](Self::is_old_layout)).
     pub(super) fn old_layout_warning(&self) -> Option<Warning> {
-        let (old, kind) = old_layout(self.kind())?;
+        self.old_layout()
+            .map(|layout| Warning::new(layout.warning(), self.item.offset()))
+    }
+
+    /// The 2010-era layout this layer's data is stored in, if any.
+    fn old_layout(&self) -> Option<OldLayout> {
+        let layout = match self.kind() {
+            TileKind::Switch => OldLayout::Switch,
+            TileKind::Speedup => OldLayout::Speedup,
+            _ => return None,
+        };
         if self.version() >= 4 {
             return None;
         }
         let data = index(self.data_index()).filter(|&i| i < self.df.data_count())?;
         let declared = self.df.data_size(data)?;
-        (Some(declared) == self.tile_count().and_then(|n| n.checked_mul(old)) && declared > 0)
-            .then(|| Warning::new(kind, self.item.offset()))
+        let old_len = self.tile_count()?.checked_mul(layout.old_size())?;
+        (declared == old_len && declared > 0).then_some(layout)
     }
 
     /// Number of tiles: width × height (`None` on overflow).
@@ -379,11 +389,14 @@ impl<'a> TileLayer<'a> {
                 self.item.offset(),
             ));
         }
-        if let Some(warning) = self.old_layout_warning() {
+        if let Some(layout) = self.old_layout() {
             if self.df.is_strict() {
-                return Err(warning.refused());
+                return Err(Error::from(Warning::new(
+                    layout.warning(),
+                    self.item.offset(),
+                )));
             }
-            return TileData::from_bytes(kind, self.read_old(buf)?);
+            return TileData::from_bytes(kind, self.read_old(layout, buf)?);
         }
         let bytes = self.read(self.data_index(), kind.element_size(), buf)?;
         let data = TileData::from_bytes(kind, bytes)?;
@@ -409,11 +422,14 @@ impl<'a> TileLayer<'a> {
         let at = index(self.data_index())
             .and_then(|i| self.df.data_offset(i))
             .unwrap_or(0);
-        Err(Warning::new(WarningKind::DdnetRule { rule }, at).refused())
+        Err(Error::from(Warning::new(
+            WarningKind::DdnetRule { rule },
+            at,
+        )))
     }
 
     /// Inflates old-layout tiles into the tail of `buf` and converts them.
-    fn read_old<'b>(&self, buf: &'b mut [u8]) -> Result<&'b [u8]> {
+    fn read_old<'b>(&self, layout: OldLayout, buf: &'b mut [u8]) -> Result<&'b [u8]> {
         let kind = self.kind();
         let needed = self.needed(kind.element_size())?;
         let data = self.data_item(self.data_index())?;
@@ -425,7 +441,7 @@ impl<'a> TileLayer<'a> {
         let packed_at = needed.saturating_sub(declared);
         self.df
             .decompress_into(data, out.get_mut(packed_at..).unwrap_or_default())?;
-        convert(kind, out, packed_at).map_err(|e| e.shifted(at))?;
+        convert(layout, out, packed_at).map_err(|e| e.shifted(at))?;
         Ok(out)
     }
 

@@ -5,18 +5,18 @@ use std::io::Write;
 
 use gamefmt::slippi::{
     CMD_GECKO_LIST, Ending, Event, GameStart, GeckoList, SHEIK_FIX_VERSION, SlippiEventIter,
-    SlpView, VecReassembler, zelda_sheik_external,
+    SlippiView, VecReassembler, zelda_sheik_external,
 };
 use serde_json::{Value, json};
 
 use crate::{CliError, Ctx, json_line};
 
 /// The view of a replay, strict or with its warnings collected in `ctx`.
-fn open<'a>(bytes: &'a [u8], ctx: &mut Ctx) -> Result<SlpView<'a>, CliError> {
+fn open<'a>(bytes: &'a [u8], ctx: &mut Ctx) -> Result<SlippiView<'a>, CliError> {
     Ok(if ctx.strict {
-        SlpView::parse_strict(bytes)?
+        SlippiView::parse_strict(bytes)?
     } else {
-        SlpView::parse_with(bytes, &mut ctx.warnings)?
+        SlippiView::parse_with(bytes, &mut ctx.warnings)?
     })
 }
 
