@@ -227,6 +227,7 @@ impl Warn for alloc::vec::Vec<Warning> {
 /// error) in strict mode, to `sink` otherwise.
 ///
 /// [`ErrorKind::Refused`]: crate::ErrorKind::Refused
+#[cfg(any(feature = "datafile", feature = "slippi"))]
 pub(crate) fn report<W: Warn + ?Sized>(
     sink: &mut W,
     strict: bool,
@@ -239,7 +240,7 @@ pub(crate) fn report<W: Warn + ?Sized>(
     Ok(())
 }
 
-#[cfg(test)]
+#[cfg(all(test, any(feature = "datafile", feature = "slippi")))]
 mod tests {
     use super::*;
     use crate::error::{Error, ErrorKind};
