@@ -240,7 +240,8 @@ pub(crate) fn report<W: Warn + ?Sized>(
     Ok(())
 }
 
-#[cfg(all(test, any(feature = "datafile", feature = "slippi")))]
+#[cfg(any(feature = "datafile", feature = "slippi"))]
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::error::{Error, ErrorKind};
