@@ -31,7 +31,7 @@
 //! read — Teeworlds 0.6/0.7, DDNet and the mods built on them; for Slippi,
 //! slippi-js — and report every oddity as a [`Warning`] to a sink the
 //! caller passes (`parse_with`; any [`Warn`]: a closure, `()`, a
-//! [`Warnings`](warning::Warnings), a `Vec`), never as a refusal. Warnings are found while
+//! [`Warnings`], a `Vec`), never as a refusal. Warnings are found while
 //! validating, not on per-record paths, and the sink is generic: ignoring
 //! them costs nothing. `parse_strict` turns them into errors
 //! ([`ErrorKind::Refused`]) where current DDNet refuses the file or the

@@ -12,7 +12,7 @@
 //!
 //! A *strict* parse (`parse_strict` on the views) instead refuses each
 //! quirk where current DDNet refuses it, with
-//! [`ErrorKind::Refused`] naming the quirk. See
+//! [`ErrorKind::Refused`](crate::ErrorKind::Refused) naming the quirk. See
 //! the crate documentation for the table of quirks.
 //!
 //! ```
