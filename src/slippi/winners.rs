@@ -25,13 +25,14 @@
 //! use gamefmt::slippi::{GameEnd, Placement, SAMPLE_SLP, SlpView, winners};
 //!
 //! let slp = SlpView::parse(SAMPLE_SLP)?;
-//! // The sample ends by GAME (2) with no placements recorded: nobody.
-//! assert!(slp.winners().is_empty());
+//! // The sample ends by GAME (2), placements [0, 1, −1, −1]: port 1 won.
+//! let first = Placement { player_index: 0, position: 0 };
+//! assert_eq!(slp.winners().as_slice(), [first]);
 //!
 //! // The same game, had port 2 LRAS'd: port 1 wins.
 //! let lras = GameEnd::new(&[0x39, GameEnd::NO_CONTEST, 1]);
 //! let won = winners(&slp.game_start()?, &lras, []);
-//! assert_eq!(won.as_slice(), [Placement { player_index: 0, position: 0 }]);
+//! assert_eq!(won.as_slice(), [first]);
 //! # Ok(()) }
 //! ```
 
