@@ -4,7 +4,8 @@ use std::collections::BTreeMap;
 use std::io::Write;
 
 use gamefmt::teehistorian::{
-    End, Ex, ExMessage, Header, Message, PlayerState, Record, TeehistorianIter,
+    CommandSource, End, Ex, ExMessage, Header, Message, PlayerNames, PlayerState, Record,
+    TeehistorianIter,
 };
 use serde_json::{Value, json};
 
@@ -174,8 +175,9 @@ fn ex_json(ex: &ExMessage<'_>) -> Value {
     }
 }
 
-/// One message as a JSON object.
-fn record_json(r: &Record<'_>) -> Value {
+/// One message as a JSON object; `player` is the name of the client it is
+/// about, when known.
+fn record_json(r: &Record<'_>, player: Option<&[u8]>) -> Value {
     let mut v = json!({
         "tick": r.tick,
         "offset": r.offset,
@@ -199,6 +201,7 @@ fn record_json(r: &Record<'_>) -> Value {
         } => json!({
             "cid": cid,
             "flags": flags,
+            "source": CommandSource::of(cid, flags).name(),
             "cmd": text(cmd),
             "args": args.iter().map(text).collect::<Vec<_>>(),
         }),
@@ -213,19 +216,27 @@ fn record_json(r: &Record<'_>) -> Value {
     };
     if let (Some(v), Value::Object(fields)) = (v.as_object_mut(), fields) {
         v.extend(fields);
+        if let Some(name) = player {
+            v.insert("player".into(), json!(text(name)));
+        }
     }
     v
 }
 
 /// `gamefmt dump` for a teehistorian recording: the header, then one JSON
-/// line per message with its tick.
+/// line per message with its tick (and `player`, the name of the client it
+/// is about, once an EX player-name record has named it).
 pub fn dump(bytes: &[u8], out: &mut dyn Write) -> Result<(), CliError> {
     let mut iter = TeehistorianIter::new(bytes)?;
     let header: Value =
         serde_json::from_str(iter.header().json()).unwrap_or_else(|_| json!(iter.header().json()));
     json_line(out, &json!({ "header": header }))?;
+    let mut names = Box::new(PlayerNames::<{ gamefmt::teehistorian::MAX_CLIENTS }>::new());
     for record in iter.by_ref() {
-        json_line(out, &record_json(&record?))?;
+        let record = record?;
+        names.apply(&record.message);
+        let player = record.message.client_id().and_then(|cid| names.get(cid));
+        json_line(out, &record_json(&record, player))?;
     }
     if let Some(end) = iter.end() {
         json_line(out, &json!({ "end": end.name() }))?;
