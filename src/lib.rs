@@ -9,6 +9,7 @@
 //! | [`demo`] | Teeworlds/DDNet demo files (`.demo`), versions 3 to 6 |
 //! | [`slippi`] | Slippi `.slp` replays (Super Smash Bros. Melee), spec 0.1.0–3.18.0 |
 //! | [`teehistorian`] | DDNet teehistorian server recordings, versions 1 and 2 |
+//! | [`netmsg`] | Teeworlds 0.6/DDNet and 0.7 network messages (in demos and teehistorian MESSAGE records) |
 //!
 //! Shared primitives: [`error`] (one small `Copy` error with a byte offset),
 //! [`bytes`] (a bounds-checked cursor), [`varint`] (the Teeworlds packed
@@ -52,6 +53,7 @@ pub mod error;
 mod format;
 pub mod huffman;
 pub mod map;
+pub mod netmsg;
 pub mod slippi;
 pub mod snapshot;
 pub mod teehistorian;
