@@ -450,6 +450,30 @@ fn libtw2_07(bytes: &[u8], demo: bool) -> Result<String, String> {
     })
 }
 
+/// libtw2's kind of one message: the first word of its line, or (when it
+/// refuses the fields) the id it read.
+fn libtw2_kind(protocol: Protocol, bytes: &[u8], demo: bool) -> String {
+    let line = match protocol {
+        Protocol::V06 => libtw2_06(bytes, demo),
+        Protocol::V07 => libtw2_07(bytes, demo),
+    };
+    if let Ok(line) = line {
+        let words: Vec<&str> = line.split(' ').collect();
+        return match words.as_slice() {
+            ["game" | "sys", "ex", uuid, ..] => format!("{} ex {uuid}", words[0]),
+            ["game" | "sys", id, ..] => format!("{} {id}", words[0]),
+            [kind, ..] => (*kind).to_owned(),
+            [] => String::new(),
+        };
+    }
+    let mut p = Unpacker::new(bytes);
+    match SystemOrGame::decode_id(&mut libtw2_warn::Ignore, &mut p) {
+        Ok(SystemOrGame::System(id)) => id_key(true, &id),
+        Ok(SystemOrGame::Game(id)) => id_key(false, &id),
+        Err(_) => "undecodable".into(),
+    }
+}
+
 #[derive(Default)]
 struct Tally {
     compared: u64,
@@ -522,6 +546,8 @@ fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
 }
 
 fn main() {
+    let facts = std::env::args().any(|a| a == "--facts");
+    let mut kinds: BTreeMap<(String, String), u64> = BTreeMap::new();
     let corpus = std::env::var_os("GAMEFMT_CORPUS").map_or_else(
         || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"),
         PathBuf::from,
@@ -554,6 +580,9 @@ fn main() {
                 continue;
             };
             demos.add(&name, protocol, msg.as_bytes(), true);
+            *kinds
+                .entry((name.clone(), libtw2_kind(protocol, msg.as_bytes(), true)))
+                .or_default() += 1;
         }
     }
     let mut th = Tally::default();
@@ -588,10 +617,24 @@ fn main() {
                         Protocol::V06
                     };
                     th.add(&name, protocol, data, false);
+                    *kinds
+                        .entry((name.clone(), libtw2_kind(protocol, data, false)))
+                        .or_default() += 1;
                 }
                 _ => {}
             }
         }
+    }
+    if facts {
+        println!(
+            "# made by benches/peers/src/bin/netmsg.rs --facts with pre-rfc3243-libtw2-gamenet-ddnet 0.2.1 \
+             and pre-rfc3243-libtw2-gamenet-teeworlds-0-7 0.2.0: messages per file by libtw2's kind"
+        );
+        println!("file\tkind\tcount");
+        for ((file, kind), n) in &kinds {
+            println!("{file}\t{kind}\t{n}");
+        }
+        return;
     }
     for (what, files, t) in [
         ("demo messages", demo_files, &demos),
