@@ -13,7 +13,9 @@
 //!
 //! Shared primitives: [`error`] (one small `Copy` error with a byte offset),
 //! [`bytes`] (a bounds-checked cursor), [`varint`] (the Teeworlds packed
-//! int), [`huffman`] (the Teeworlds Huffman code).
+//! int), [`huffman`] (the Teeworlds Huffman code), [`i32string`] (names
+//! stored as ints in map and snapshot items), [`Protocol`] (Teeworlds 0.6/DDNet
+//! or 0.7 numbering of messages and snapshot objects).
 //!
 //! # Features
 //!
@@ -52,8 +54,10 @@ pub mod demo;
 pub mod error;
 mod format;
 pub mod huffman;
+pub mod i32string;
 pub mod map;
 pub mod netmsg;
+mod protocol;
 pub mod slippi;
 pub mod snapshot;
 pub mod teehistorian;
@@ -61,3 +65,4 @@ pub mod varint;
 
 pub use error::{Error, ErrorKind, Result};
 pub use format::Format;
+pub use protocol::Protocol;

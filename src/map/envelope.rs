@@ -6,7 +6,7 @@ use core::iter::FusedIterator;
 use zerocopy::FromBytes;
 use zerocopy::little_endian::I32;
 
-use super::i32string::I32String;
+use crate::i32string::I32String;
 use super::raw::{EnvPoint, EnvPointBezier};
 use super::view::{MapView, int};
 use crate::datafile::Item;

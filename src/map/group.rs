@@ -3,7 +3,7 @@
 
 use zerocopy::little_endian::I32;
 
-use super::i32string::I32String;
+use crate::i32string::I32String;
 use super::layer::Layer;
 use super::view::{MapView, int};
 use crate::datafile::Item;

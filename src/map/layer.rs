@@ -2,7 +2,7 @@
 //! ([`TileLayer`]), quad layers ([`QuadLayer`]) and sound layers
 //! ([`SoundLayer`]).
 
-use super::i32string::I32String;
+use crate::i32string::I32String;
 use super::quads::QuadLayer;
 use super::sound_layer::SoundLayer;
 use super::tiles::{TileKind, TileLayer};

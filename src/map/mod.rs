@@ -46,7 +46,6 @@
 mod automapper;
 mod envelope;
 mod group;
-mod i32string;
 mod image;
 mod info;
 mod layer;
@@ -60,7 +59,7 @@ mod view;
 pub use automapper::AutomapperConfig;
 pub use envelope::{EnvPointRef, EnvPoints, Envelope};
 pub use group::{Clip, Group};
-pub use i32string::{I32String, Name};
+pub use crate::i32string::{I32String, Name};
 pub use image::{Image, ImageFormat};
 pub use info::{Info, Settings};
 pub use layer::{Layer, LayerKind};

@@ -3,7 +3,7 @@
 use zerocopy::FromBytes;
 use zerocopy::little_endian::I32;
 
-use super::i32string::I32String;
+use crate::i32string::I32String;
 use super::layer::{NAMED_INTS, QUADS_V1_INTS, read_records};
 use super::raw::{QUAD_SIZE, Quad};
 use super::view::{index, int};

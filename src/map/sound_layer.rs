@@ -5,7 +5,7 @@ use zerocopy::FromBytes;
 use zerocopy::little_endian::I32;
 
 use super::LAYERTYPE_SOUNDS_DEPRECATED;
-use super::i32string::I32String;
+use crate::i32string::I32String;
 use super::layer::{NAMED_INTS, SOUNDS_MIN_INTS, read_records};
 use super::raw::{
     DEPRECATED_SOUND_SOURCE_SIZE, DeprecatedSoundSource, SOUND_SOURCE_SIZE, SoundSource,

@@ -5,7 +5,7 @@
 use zerocopy::little_endian::I32;
 use zerocopy::{FromBytes, Immutable, KnownLayout};
 
-use super::i32string::I32String;
+use crate::i32string::I32String;
 use super::raw::{SpeedupTile, SwitchTile, TILE_SIZE, TeleTile, Tile, TuneTile};
 use super::view::{index, int, require_len};
 use super::{

@@ -42,33 +42,12 @@ pub use game06::{ClientInfo06, Game06};
 pub use game07::{ClientInfo07, Game07, SKIN_PARTS};
 pub use string::NetStr;
 
+pub use crate::protocol::Protocol;
+
 use uuid::Uuid;
 
 use crate::bytes::Cursor;
 use crate::error::Result;
-
-/// Which message numbering a stream uses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub enum Protocol {
-    /// Teeworlds 0.6 and DDNet.
-    V06,
-    /// Teeworlds 0.7.
-    V07,
-}
-
-impl Protocol {
-    /// The protocol of a demo's net version string: 0.7 for `"0.7 …"`,
-    /// 0.6/DDNet otherwise.
-    #[must_use]
-    pub fn of_net_version(net_version: &str) -> Self {
-        if net_version.starts_with("0.7") {
-            Self::V07
-        } else {
-            Self::V06
-        }
-    }
-}
 
 /// The id of DDNet's extended messages (`NETMSG_EX`): a UUID follows.
 pub const ID_EX: i32 = 0;
