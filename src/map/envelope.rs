@@ -6,11 +6,11 @@ use core::iter::FusedIterator;
 use zerocopy::FromBytes;
 use zerocopy::little_endian::I32;
 
-use crate::i32string::I32String;
 use super::raw::{EnvPoint, EnvPointBezier};
 use super::view::{MapView, int};
 use crate::datafile::Item;
 use crate::error::{Error, Result};
+use crate::i32string::I32String;
 
 /// Ints of the 0.5-era envelope: version, channels, start point, point
 /// count, and one more int (no name).

@@ -3,11 +3,11 @@
 
 use zerocopy::little_endian::I32;
 
-use crate::i32string::I32String;
 use super::layer::Layer;
 use super::view::{MapView, int};
 use crate::datafile::Item;
 use crate::error::{Error, Result};
+use crate::i32string::I32String;
 
 /// Ints of group version 1: version, offset x/y, parallax x/y, start layer,
 /// layer count.

@@ -2,7 +2,6 @@
 //! ([`TileLayer`]), quad layers ([`QuadLayer`]) and sound layers
 //! ([`SoundLayer`]).
 
-use crate::i32string::I32String;
 use super::quads::QuadLayer;
 use super::sound_layer::SoundLayer;
 use super::tiles::{TileKind, TileLayer};
@@ -13,6 +12,7 @@ use super::{
 };
 use crate::datafile::{DatafileView, Item};
 use crate::error::{Error, Result};
+use crate::i32string::I32String;
 
 /// Ints of the common layer head: version (unused), type, flags.
 const HEAD_INTS: usize = 3;

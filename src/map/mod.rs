@@ -56,10 +56,10 @@ mod sound_layer;
 mod tiles;
 mod view;
 
+pub use crate::i32string::{I32String, Name};
 pub use automapper::AutomapperConfig;
 pub use envelope::{EnvPointRef, EnvPoints, Envelope};
 pub use group::{Clip, Group};
-pub use crate::i32string::{I32String, Name};
 pub use image::{Image, ImageFormat};
 pub use info::{Info, Settings};
 pub use layer::{Layer, LayerKind};

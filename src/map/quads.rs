@@ -3,12 +3,12 @@
 use zerocopy::FromBytes;
 use zerocopy::little_endian::I32;
 
-use crate::i32string::I32String;
 use super::layer::{NAMED_INTS, QUADS_V1_INTS, read_records};
 use super::raw::{QUAD_SIZE, Quad};
 use super::view::{index, int};
 use crate::datafile::{DatafileView, Item};
 use crate::error::{Error, Result};
+use crate::i32string::I32String;
 
 /// A quads layer (layer type 3): version 1 has 7 ints, version 2 adds a
 /// name (10).

@@ -5,7 +5,6 @@ use zerocopy::FromBytes;
 use zerocopy::little_endian::I32;
 
 use super::LAYERTYPE_SOUNDS_DEPRECATED;
-use crate::i32string::I32String;
 use super::layer::{NAMED_INTS, SOUNDS_MIN_INTS, read_records};
 use super::raw::{
     DEPRECATED_SOUND_SOURCE_SIZE, DeprecatedSoundSource, SOUND_SOURCE_SIZE, SoundSource,
@@ -13,6 +12,7 @@ use super::raw::{
 use super::view::{index, int};
 use crate::datafile::{DatafileView, Item};
 use crate::error::{Error, Result};
+use crate::i32string::I32String;
 
 /// A sounds layer: type 10, or the deprecated type 9 whose sources are
 /// shorter ([`DeprecatedSoundSource`]).
