@@ -212,15 +212,31 @@ pub struct DdnetPlayer {
     pub auth_level: I32,
 }
 
-/// DDNet's extended game info (`gameinfo@netobj.ddnet.tw`): flags and
-/// the server's DDNet version (a third int, flags2, in newer versions).
+/// The fields every DDNet extended game info has.
 #[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
 #[repr(C)]
-pub struct GameInfoEx {
+pub struct GameInfoExBase {
     /// `GAMEINFOFLAG_*` bits.
     pub flags: I32,
-    /// DDNet version, e.g. 16050.
+    /// The server's DDNet version, e.g. 16050.
     pub version: I32,
+}
+
+/// DDNet's extended game info (`gameinfo@netobj.ddnet.tw`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameInfoEx<'a> {
+    /// The fields every version has.
+    pub base: &'a GameInfoExBase,
+    /// Fields newer versions appended (flags2, …).
+    pub extra: &'a [I32],
+}
+
+impl GameInfoEx<'_> {
+    /// `GAMEINFOFLAG2_*` bits (appended field 0), when present.
+    #[must_use]
+    pub fn flags2(&self) -> Option<i32> {
+        self.extra.first().map(|v| v.get())
+    }
 }
 
 /// A 0.6/DDNet snapshot item, typed.
@@ -254,7 +270,7 @@ pub enum Object06<'a> {
     /// `player@netobj.ddnet.tw`.
     DdnetPlayer(&'a DdnetPlayer),
     /// `gameinfo@netobj.ddnet.tw`.
-    GameInfoEx(&'a GameInfoEx),
+    GameInfoEx(GameInfoEx<'a>),
     /// Anything else (player input, events, other extended objects, or an
     /// item too short for its type), passed through.
     Unknown {
@@ -291,7 +307,10 @@ impl<'a> Object06<'a> {
                 Self::DdnetCharacter(DdnetCharacter { base, extra })
             }),
             (_, Some(DDNET_PLAYER)) => view(data).map(Self::DdnetPlayer),
-            (_, Some(GAME_INFO_EX)) => view(data).map(Self::GameInfoEx),
+            (_, Some(GAME_INFO_EX)) => view::<GameInfoExBase>(data).map(|base| {
+                let extra = data.get(2..).unwrap_or_default();
+                Self::GameInfoEx(GameInfoEx { base, extra })
+            }),
             _ => None,
         };
         typed.unwrap_or(Self::Unknown {
