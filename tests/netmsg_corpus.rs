@@ -18,7 +18,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use gamefmt::demo::{Chunk, ChunkKind, DemoView, MAX_PAYLOAD, MAX_PAYLOAD_INTS, decode_payload};
 use gamefmt::netmsg::{self, NetMsg, Protocol};
-use gamefmt::teehistorian::{ExMessage, Message, TeehistorianIter};
+use gamefmt::teehistorian::{ClientProtocols, Message, TeehistorianIter};
 use zerocopy::IntoBytes;
 use zerocopy::little_endian::I32;
 
@@ -109,31 +109,12 @@ fn message_kinds_per_file_equal_libtw2() {
             continue;
         };
         files.insert(name.clone());
-        let (mut pending07, mut is07) = (BTreeSet::new(), BTreeSet::new());
+        let mut protocols = ClientProtocols::<128>::new();
         for record in iter {
             let Ok(record) = record else { break };
-            match record.message {
-                Message::Ex(ex) => {
-                    if let Ok(ExMessage::JoinVer7 { cid }) = ex.parse() {
-                        pending07.insert(cid);
-                    }
-                }
-                Message::Join { cid } => {
-                    if pending07.remove(&cid) {
-                        is07.insert(cid);
-                    } else {
-                        is07.remove(&cid);
-                    }
-                }
-                Message::PlayerMessage { cid, data } => {
-                    let protocol = if is07.contains(&cid) {
-                        Protocol::V07
-                    } else {
-                        Protocol::V06
-                    };
-                    count(&mut ours, name, protocol, data);
-                }
-                _ => {}
+            protocols.apply(&record.message);
+            if let Message::PlayerMessage { cid, data } = record.message {
+                count(&mut ours, name, protocols.get(cid), data);
             }
         }
     }

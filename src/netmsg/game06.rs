@@ -42,7 +42,7 @@ pub enum Game06<'a> {
     },
     /// `Sv_Chat` (3): a chat line.
     SvChat {
-        /// −2 whisper send, −3 whisper receive (DDNet), 0 all, 1 team.
+        /// 0 all, 1 team, 2 whisper sent, 3 whisper received (DDNet).
         team: i32,
         /// Author, −1 for the server.
         client_id: i32,

@@ -51,6 +51,7 @@ mod iter;
 mod message;
 mod names;
 mod player_state;
+mod protocols;
 #[cfg(feature = "std")]
 mod reader;
 pub mod uuids;
@@ -68,6 +69,7 @@ pub use message::{
 };
 pub use names::{NAME_CAPACITY, PlayerNames};
 pub use player_state::{MAX_CLIENTS, Player, PlayerState};
+pub use protocols::ClientProtocols;
 #[cfg(feature = "std")]
 pub use reader::{DEFAULT_BUFFER, MAX_HEADER, ReadError, Reader};
 #[cfg(feature = "alloc")]

@@ -3,11 +3,15 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 
+use gamefmt::Protocol;
+use gamefmt::netmsg;
 use gamefmt::teehistorian::{
-    CommandSource, End, Ex, ExMessage, Header, Message, PlayerNames, PlayerState, Record,
-    TeehistorianIter,
+    ClientProtocols, CommandSource, End, Ex, ExMessage, Header, Message, PlayerNames, PlayerState,
+    Record, TeehistorianIter,
 };
 use serde_json::{Value, json};
+
+use crate::netmsg::message_json;
 
 use crate::{CliError, json_line};
 
@@ -176,8 +180,8 @@ fn ex_json(ex: &ExMessage<'_>) -> Value {
 }
 
 /// One message as a JSON object; `player` is the name of the client it is
-/// about, when known.
-fn record_json(r: &Record<'_>, player: Option<&[u8]>) -> Value {
+/// about, when known; `protocol` that client's (for MESSAGE records).
+fn record_json(r: &Record<'_>, player: Option<&[u8]>, protocol: Protocol) -> Value {
     let mut v = json!({
         "tick": r.tick,
         "offset": r.offset,
@@ -191,7 +195,11 @@ fn record_json(r: &Record<'_>, player: Option<&[u8]>) -> Value {
         Message::PlayerOld { cid } | Message::Join { cid } => json!({"cid": cid}),
         Message::InputDiff { cid, diff } => json!({"cid": cid, "diff": diff}),
         Message::InputNew { cid, input } => json!({"cid": cid, "input": input}),
-        Message::PlayerMessage { cid, data } => json!({"cid": cid, "data": data}),
+        Message::PlayerMessage { cid, data } => json!({
+            "cid": cid,
+            "data": data,
+            "message": netmsg::decode(protocol, data).ok().map(|m| message_json(&m)),
+        }),
         Message::Drop { cid, reason } => json!({"cid": cid, "reason": text(reason)}),
         Message::ConsoleCommand {
             cid,
@@ -232,11 +240,15 @@ pub fn dump(bytes: &[u8], out: &mut dyn Write) -> Result<(), CliError> {
         serde_json::from_str(iter.header().json()).unwrap_or_else(|_| json!(iter.header().json()));
     json_line(out, &json!({ "header": header }))?;
     let mut names = Box::new(PlayerNames::<{ gamefmt::teehistorian::MAX_CLIENTS }>::new());
+    let mut protocols = Box::new(ClientProtocols::<{ gamefmt::teehistorian::MAX_CLIENTS }>::new());
     for record in iter.by_ref() {
         let record = record?;
         names.apply(&record.message);
-        let player = record.message.client_id().and_then(|cid| names.get(cid));
-        json_line(out, &record_json(&record, player))?;
+        protocols.apply(&record.message);
+        let cid = record.message.client_id();
+        let player = cid.and_then(|cid| names.get(cid));
+        let protocol = cid.map_or(Protocol::V06, |c| protocols.get(c));
+        json_line(out, &record_json(&record, player, protocol))?;
     }
     if let Some(end) = iter.end() {
         json_line(out, &json!({ "end": end.name() }))?;

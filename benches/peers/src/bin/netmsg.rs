@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 use gamefmt::demo::{ChunkKind, DemoView, decode_payload};
 use gamefmt::netmsg::{self, Game06, Game07, NetMsg, NetStr, Protocol};
-use gamefmt::teehistorian::{ExMessage, Message, TeehistorianIter};
+use gamefmt::teehistorian::{ClientProtocols, Message, TeehistorianIter};
 use libtw2_gamenet_common::msg::{MessageId, SystemOrGame};
 use libtw2_packer::Unpacker;
 use zerocopy::IntoBytes;
@@ -594,28 +594,13 @@ fn main() {
         };
         th_files += 1;
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        let (mut pending07, mut is07) = (BTreeSet::new(), BTreeSet::new());
+        let mut protocols = ClientProtocols::<128>::new();
         for record in iter {
             let Ok(record) = record else { break };
+            protocols.apply(&record.message);
             match record.message {
-                Message::Ex(ex) => {
-                    if let Ok(ExMessage::JoinVer7 { cid }) = ex.parse() {
-                        pending07.insert(cid);
-                    }
-                }
-                Message::Join { cid } => {
-                    if pending07.remove(&cid) {
-                        is07.insert(cid);
-                    } else {
-                        is07.remove(&cid);
-                    }
-                }
                 Message::PlayerMessage { cid, data } => {
-                    let protocol = if is07.contains(&cid) {
-                        Protocol::V07
-                    } else {
-                        Protocol::V06
-                    };
+                    let protocol = protocols.get(cid);
                     th.add(&name, protocol, data, false);
                     *kinds
                         .entry((name.clone(), libtw2_kind(protocol, data, false)))
