@@ -8,17 +8,7 @@
 //! [`SlpView::winners`] finds them in a file in memory the way slippi-js
 //! does, without walking the frames.
 //!
-//! The rules, in order:
-//!
-//! 1. No contest (7) or unresolved (0): when Game End names an LRAS
-//!    initiator (any value, −1 included) and exactly two ports are in the
-//!    game, the first port that is not the initiator wins; otherwise nobody.
-//! 2. Time (1) with exactly two ports: the final frame must hold one
-//!    non-follower Post-Frame Update per port; more stocks wins, then the
-//!    lower percent (truncated to an integer); a tie is nobody.
-//! 3. Otherwise the placements: nobody when no port has position 0;
-//!    in a teams game every port on that port's team (each with its
-//!    position), else that port alone.
+//! The rules are slippi-js's; [`winners`] lists them.
 //!
 //! ```
 //! # fn main() -> Result<(), gamefmt::Error> {
@@ -59,7 +49,19 @@ pub type Winners = heapless::Vec<Placement, PORTS>;
 /// per port, for Ice Climbers).
 const FINAL_POSTS: usize = 2 * PORTS;
 
-/// The winners of a game (see the [module docs](self) for the rules).
+/// The winners of a game.
+///
+/// The rules, in order:
+///
+/// 1. No contest (7) or unresolved (0): when Game End names an LRAS
+///    initiator (any value, −1 included) and exactly two ports are in the
+///    game, the first port that is not the initiator wins; otherwise nobody.
+/// 2. Time (1) with exactly two ports: the final frame must hold one
+///    non-follower Post-Frame Update per port; more stocks wins, then the
+///    lower percent (truncated to an integer); a tie is nobody.
+/// 3. Otherwise the placements: nobody when no port has position 0;
+///    in a teams game every port on that port's team (each with its
+///    position), else that port alone.
 ///
 /// `final_posts` are the Post-Frame Updates of the game's final frame; they
 /// are only read when Game End says the game went to time.
