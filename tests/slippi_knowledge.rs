@@ -150,6 +150,34 @@ fn streamed_winners(bytes: &[u8]) -> Winners {
     }
 }
 
+/// Stage id, stage name and `index:character:name` per port, as
+/// `winners.js` prints them; empty when the replay has no Game Start.
+fn settings_cells(bytes: &[u8]) -> (String, String, String) {
+    let Ok(slp) = SlpView::parse(bytes) else {
+        return Default::default();
+    };
+    let Ok(start) = slp.game_start() else {
+        return Default::default();
+    };
+    let (characters, _) = characters_and_first_frame(&start, slp.events());
+    let cells: Vec<String> = start
+        .players()
+        .map(|(i, _)| {
+            let c = characters.get(i).unwrap();
+            format!(
+                "{i}:{c}:{}",
+                character_name(c).unwrap_or("Unknown Character")
+            )
+        })
+        .collect();
+    let stage = start.stage().unwrap();
+    (
+        stage.to_string(),
+        stage_name(stage).unwrap_or("Unknown Stage").to_owned(),
+        cells.join(","),
+    )
+}
+
 fn winners_cell(w: &Winners) -> String {
     if w.is_empty() {
         return "-".into();
@@ -178,30 +206,8 @@ fn stage_characters_and_winners_match_slippi_js() {
         };
         compared += 1;
         let slp = SlpView::parse(bytes).ok();
-        let start = slp.and_then(|s| s.game_start().ok());
         let ours_winners = slp.map(|s| s.winners()).unwrap_or_default();
-        let (stage, stage_name_cell, characters) = match (slp, start) {
-            (Some(slp), Some(start)) => {
-                let (characters, _) = characters_and_first_frame(&start, slp.events());
-                let cells: Vec<String> = start
-                    .players()
-                    .map(|(i, _)| {
-                        let c = characters.get(i).unwrap();
-                        format!(
-                            "{i}:{c}:{}",
-                            character_name(c).unwrap_or("Unknown Character")
-                        )
-                    })
-                    .collect();
-                let stage = start.stage().unwrap();
-                (
-                    stage.to_string(),
-                    stage_name(stage).unwrap_or("Unknown Stage").to_owned(),
-                    cells.join(","),
-                )
-            }
-            _ => (String::new(), String::new(), String::new()),
-        };
+        let (stage, stage_name_cell, characters) = settings_cells(bytes);
         assert_eq!(stage, row["stage"], "{name}: stage");
         assert_eq!(stage_name_cell, row["stage_name"], "{name}: stage name");
         assert_eq!(characters, row["characters"], "{name}: characters");
@@ -243,6 +249,9 @@ struct Synthetic {
     end: (u8, i8, [i8; 4]),
     /// Frames after Game End (the file then does not end with it).
     trailing_frame: bool,
+    /// A 1.0.0 replay (before the Zelda/Sheik fix) whose port 1 starts as
+    /// this internal character; `None`: 3.18.0.
+    pre_1_6: Option<u8>,
 }
 
 const SYNTHETIC: &[Synthetic] = {
@@ -260,8 +269,11 @@ const SYNTHETIC: &[Synthetic] = {
             last,
             end,
             trailing_frame: false,
+            pre_1_6: None,
         }
     }
+    const ZELDAS: &[(u8, u8)] = &[(18, 0), (18, 1)];
+    const ZELDA_FALCO: &[(u8, u8)] = &[(18, 0), (20, 1)];
     &[
         two(
             "time_more_stocks",
@@ -296,6 +308,7 @@ const SYNTHETIC: &[Synthetic] = {
             last: &[(0, false, 1, 50.0), (0, true, 1, 10.0), (1, false, 1, 40.0)],
             end: (1, -1, NONE),
             trailing_frame: false,
+            pre_1_6: None,
         },
         Synthetic {
             name: "time_three_ports_by_placement",
@@ -304,6 +317,7 @@ const SYNTHETIC: &[Synthetic] = {
             last: &[(0, false, 1, 0.0), (1, false, 1, 0.0), (2, false, 1, 0.0)],
             end: (1, -1, [2, 1, 0, -1]),
             trailing_frame: false,
+            pre_1_6: None,
         },
         two(
             "no_contest_lras_port_2",
@@ -342,6 +356,7 @@ const SYNTHETIC: &[Synthetic] = {
             ],
             end: (2, -1, [3, 0, 2, 1]),
             trailing_frame: false,
+            pre_1_6: None,
         },
         Synthetic {
             name: "free_for_all_same_team_ids",
@@ -350,6 +365,7 @@ const SYNTHETIC: &[Synthetic] = {
             last: &[(0, false, 0, 0.0), (1, false, 0, 0.0), (2, false, 1, 0.0)],
             end: (2, -1, [1, 2, 0, -1]),
             trailing_frame: false,
+            pre_1_6: None,
         },
         Synthetic {
             name: "frame_after_game_end",
@@ -358,6 +374,25 @@ const SYNTHETIC: &[Synthetic] = {
             last: &[(0, false, 0, 0.0), (1, false, 1, 0.0)],
             end: (2, -1, [1, 0, -1, -1]),
             trailing_frame: true,
+            pre_1_6: None,
+        },
+        Synthetic {
+            name: "pre_1_6_starts_as_sheik",
+            teams: false,
+            ports: ZELDA_FALCO,
+            last: &[(0, false, 0, 0.0), (1, false, 1, 0.0)],
+            end: (2, -1, [1, 0, -1, -1]),
+            trailing_frame: false,
+            pre_1_6: Some(0x07),
+        },
+        Synthetic {
+            name: "pre_1_6_stays_zelda",
+            teams: false,
+            ports: ZELDAS,
+            last: &[(0, false, 1, 0.0), (1, false, 0, 0.0)],
+            end: (2, -1, [0, 1, -1, -1]),
+            trailing_frame: false,
+            pre_1_6: Some(0x13),
         },
     ]
 };
@@ -385,10 +420,15 @@ fn synthetic_replay(s: &Synthetic) -> Vec<u8> {
         p
     };
     let mut w = SlpWriter::new(&sizes).unwrap();
+    let version: &[u8] = if s.pre_1_6.is_some() {
+        &[1, 0, 0, 0]
+    } else {
+        &[3, 18, 0, 0]
+    };
     let mut start = payload(
         760,
         &[
-            (0x1, &[3, 18, 0, 0]),
+            (0x1, version),
             (0xD, &[u8::from(s.teams)]),
             (0x13, &31u16.to_be_bytes()),
         ],
@@ -410,6 +450,8 @@ fn synthetic_replay(s: &Synthetic) -> Vec<u8> {
         9 => 18,
         12 => 9,
         14 => 10,
+        18 => 0x13,
+        19 => 0x07,
         _ => unreachable!(),
     };
     let frame = |w: &mut SlpWriter, number: i32, last: &[(u8, bool, u8, f32)]| {
@@ -424,7 +466,11 @@ fn synthetic_replay(s: &Synthetic) -> Vec<u8> {
         }
         for &(i, follower, stocks, percent) in last {
             let external = s.ports[usize::from(i)].0;
-            let character = if follower { 11 } else { internal(external) };
+            let character = match (follower, s.pre_1_6) {
+                (true, _) => 11,
+                (false, Some(c)) if number == -123 && i == 0 => c,
+                (false, _) => internal(external),
+            };
             let post = payload(
                 84,
                 &[
@@ -458,15 +504,17 @@ fn synthetic_dir() -> std::path::PathBuf {
 }
 
 /// The rules corpus replays never reach (time, teams, LRAS without an
-/// initiator, Ice Climbers on time, a file not ending with Game End),
-/// on synthetic replays whose winners slippi-js computed
+/// initiator, Ice Climbers on time, a file not ending with Game End) and
+/// the pre-1.6.0 Zelda/Sheik fix (no corpus replay that old has either),
+/// on synthetic replays whose winners and characters slippi-js computed
 /// (`tests/data/slippi_winners_synthetic.tsv`).
 #[test]
 fn synthetic_winners_match_slippi_js() {
-    let expected: BTreeMap<String, String> = table("slippi_winners_synthetic.tsv")
-        .into_iter()
-        .map(|row| (row["file"].clone(), row["winners"].clone()))
-        .collect();
+    let expected: BTreeMap<String, BTreeMap<String, String>> =
+        table("slippi_winners_synthetic.tsv")
+            .into_iter()
+            .map(|row| (row["file"].clone(), row))
+            .collect();
     let dir = synthetic_dir();
     std::fs::create_dir_all(&dir).unwrap();
     let replays: Vec<_> = SYNTHETIC.iter().map(|s| (s, synthetic_replay(s))).collect();
@@ -476,9 +524,10 @@ fn synthetic_winners_match_slippi_js() {
     for (s, bytes) in &replays {
         let file = format!("{}.slp", s.name);
         let slp = SlpView::parse(bytes).unwrap();
-        let want = expected
+        let row = expected
             .get(&file)
             .unwrap_or_else(|| panic!("{file} not in the table"));
+        let want = &row["winners"];
         assert_eq!(&winners_cell(&slp.winners()), want, "{file}: slice");
         if !s.trailing_frame {
             assert_eq!(
@@ -487,6 +536,8 @@ fn synthetic_winners_match_slippi_js() {
                 "{file}: stream"
             );
         }
+        let (_, _, characters) = settings_cells(bytes);
+        assert_eq!(characters, row["characters"], "{file}: characters");
     }
     assert_eq!(expected.len(), SYNTHETIC.len());
 }
