@@ -38,15 +38,15 @@ fn chat(path: &Path) -> Vec<Value> {
         .collect()
 }
 
-/// Sv_Chat messages per demo, as libtw2 counted them.
-fn libtw2_chat_counts() -> BTreeMap<String, usize> {
+/// Messages of libtw2's `kind` per demo, as it counted them.
+fn libtw2_counts(kind: &str) -> BTreeMap<String, usize> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/netmsg_libtw2.tsv");
     std::fs::read_to_string(path)
         .unwrap()
         .lines()
         .filter_map(|l| {
             let cells: Vec<&str> = l.split('\t').collect();
-            (cells.get(1) == Some(&"SvChat"))
+            (cells.get(1) == Some(&kind))
                 .then(|| (cells[0].to_owned(), cells[2].parse().unwrap()))
         })
         .collect()
@@ -57,7 +57,7 @@ fn demo_chat_has_every_chat_message_with_recorded_names() {
     let Some(dir) = common::corpus_dir("chat_demos") else {
         return;
     };
-    let counts = libtw2_chat_counts();
+    let counts = libtw2_counts("SvChat");
     let mut checked = 0;
     for (file, want) in &counts {
         let path = dir.join("teeworlds/demos").join(file);
@@ -143,4 +143,65 @@ fn recording_chat_lists_every_chat_command() {
         total += got.len();
     }
     assert!(total > 0);
+}
+
+/// `dump` of the dm1 demo: kills typed (as many as libtw2 decoded), their
+/// killers and victims named, and every snapshot's players named with names
+/// the same run's recording knows.
+#[test]
+fn demo_dump_types_kills_and_players() {
+    let Some(dir) = common::corpus_dir("dump_typed") else {
+        return;
+    };
+    let file = "ddnet-server__dm1-30s-6bots-2dummies.demo";
+    let demo = dir.join("teeworlds/demos").join(file);
+    let th =
+        dir.join("teeworlds/teehistorian/ddnet-server__dm1-30s-6bots-2dummies-clean.teehistorian");
+    if !demo.is_file() || !th.is_file() {
+        eprintln!("SKIPPED dump_typed: dm1 run not in this corpus");
+        return;
+    }
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_gamefmt"))
+        .arg("dump")
+        .arg(&demo)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let lines: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let kills: Vec<&Value> = lines
+        .iter()
+        .filter(|l| l["message"]["kind"] == "Sv_KillMsg")
+        .collect();
+    assert_eq!(kills.len(), libtw2_counts("SvKillMsg")[file]);
+    assert!(
+        kills
+            .iter()
+            .any(|k| k["message"]["victim_name"].is_string())
+    );
+    let bytes = std::fs::read(&th).unwrap();
+    let mut recorded = BTreeSet::new();
+    for record in TeehistorianIter::new(&bytes).unwrap() {
+        if let Message::Ex(ex) = record.unwrap().message
+            && let Ok(ExMessage::PlayerName { name, .. }) = ex.parse()
+        {
+            recorded.insert(String::from_utf8(name.to_vec()).unwrap());
+        }
+    }
+    let mut named = BTreeSet::new();
+    for line in lines
+        .iter()
+        .filter(|l| l["kind"] == "snapshot" || l["kind"] == "delta")
+    {
+        for player in line["players"].as_array().unwrap() {
+            if let Some(name) = player["name"].as_str() {
+                named.insert(name.to_owned());
+            }
+        }
+    }
+    assert!(!named.is_empty());
+    assert!(named.is_subset(&recorded), "{named:?} vs {recorded:?}");
 }

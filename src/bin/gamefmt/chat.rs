@@ -11,7 +11,7 @@ use gamefmt::teehistorian::{
 use gamefmt::{Format, Protocol};
 use serde_json::json;
 
-use crate::netmsg::{players, text};
+use crate::netmsg::{player_name, players, text};
 use crate::{CliError, demo, json_line};
 
 /// One line of chat.
@@ -75,13 +75,7 @@ fn demo_lines(bytes: &[u8]) -> Result<Vec<Line>, CliError> {
             }
             _ => return Ok(()),
         };
-        let from_snapshot = || {
-            let snap = rec.snapshot()?;
-            players(protocol, &snap)
-                .into_iter()
-                .find(|p| i32::from(p.client_id) == client_id)?
-                .name
-        };
+        let from_snapshot = || player_name(&players(protocol, &rec.snapshot()?), client_id);
         let name = (client_id >= 0)
             .then(|| from_snapshot().or_else(|| names07.get(&client_id).cloned()))
             .flatten();

@@ -9,7 +9,7 @@ use zerocopy::IntoBytes;
 use gamefmt::Protocol;
 use gamefmt::netmsg;
 
-use crate::netmsg::{message_json, players, players_json};
+use crate::netmsg::{add_names, message_json, player_name, players, players_json};
 use crate::{CliError, json_line};
 
 /// Counts and ticks over the whole chunk stream.
@@ -203,7 +203,12 @@ pub fn dump(bytes: &[u8], out: &mut dyn Write) -> Result<(), CliError> {
                         line.insert("system".into(), json!(system));
                     }
                     if let Ok(m) = netmsg::decode(protocol, bytes) {
-                        line.insert("message".into(), message_json(&m));
+                        let mut message = message_json(&m);
+                        if let Some(snap) = rec.snapshot() {
+                            let players = players(protocol, &snap);
+                            add_names(&mut message, |id| player_name(&players, id));
+                        }
+                        line.insert("message".into(), message);
                     }
                 }
                 Value::Object(line)

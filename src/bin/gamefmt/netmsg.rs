@@ -259,6 +259,29 @@ pub fn message_json(msg: &NetMsg<'_>) -> Value {
     }
 }
 
+/// Adds the names of the clients a message's JSON names (`client_id` →
+/// `name`, `killer` → `killer_name`, `victim` → `victim_name`), as far as
+/// `name_of` knows them.
+pub fn add_names(message: &mut Value, name_of: impl Fn(i32) -> Option<String>) {
+    let Value::Object(fields) = message else {
+        return;
+    };
+    for (id_key, name_key) in [
+        ("client_id", "name"),
+        ("killer", "killer_name"),
+        ("victim", "victim_name"),
+    ] {
+        let name = fields
+            .get(id_key)
+            .and_then(Value::as_i64)
+            .and_then(|id| i32::try_from(id).ok())
+            .and_then(&name_of);
+        if let Some(name) = name {
+            fields.insert(name_key.into(), json!(name));
+        }
+    }
+}
+
 /// One player of a snapshot: client id, name, team, score, position.
 #[derive(Default)]
 pub struct Player {
@@ -317,6 +340,15 @@ pub fn players(protocol: Protocol, snap: &SnapshotView<'_>) -> Vec<Player> {
         }
     }
     out.into_values().collect()
+}
+
+/// The name of client `id` among `players`, if known.
+pub fn player_name(players: &[Player], id: i32) -> Option<String> {
+    players
+        .iter()
+        .find(|p| i32::from(p.client_id) == id)?
+        .name
+        .clone()
 }
 
 /// Players as JSON.
