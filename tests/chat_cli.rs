@@ -46,8 +46,7 @@ fn libtw2_counts(kind: &str) -> BTreeMap<String, usize> {
         .lines()
         .filter_map(|l| {
             let cells: Vec<&str> = l.split('\t').collect();
-            (cells.get(1) == Some(&kind))
-                .then(|| (cells[0].to_owned(), cells[2].parse().unwrap()))
+            (cells.get(1) == Some(&kind)).then(|| (cells[0].to_owned(), cells[2].parse().unwrap()))
         })
         .collect()
 }
