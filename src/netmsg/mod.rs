@@ -7,7 +7,7 @@
 //! decode here, without allocation: strings are borrowed as [`NetStr`]
 //! (sanitised only on request), unknown ids pass through with their raw
 //! fields, and DDNet's extended messages (id 0, then a UUID) pass through
-//! with their UUID.
+//! with their UUID ([`uuids::name`] names the known ones).
 //!
 //! Message ids differ between Teeworlds 0.6 (which DDNet extends) and 0.7:
 //! say which with [`Protocol`] ([`Protocol::of_net_version`] reads a demo's
@@ -37,6 +37,7 @@ mod fields;
 mod game06;
 mod game07;
 mod string;
+pub mod uuids;
 
 pub use game06::{ClientInfo06, Game06};
 pub use game07::{ClientInfo07, Game07, SKIN_PARTS};

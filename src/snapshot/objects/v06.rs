@@ -2,20 +2,15 @@
 //! `datasrc/network.py`; type ids from 1 in list order, DDNet's extended
 //! objects by UUID).
 
-use uuid::{Uuid, uuid};
+use uuid::Uuid;
 use zerocopy::little_endian::I32;
 use zerocopy::{FromBytes, Immutable, KnownLayout, Unaligned};
 
 use super::common::{CharacterCore, Flag, Laser, Projectile, view};
 use crate::i32string::{I32String, Name};
-use crate::snapshot::{Item, SnapshotView};
-
-/// `character@netobj.ddnet.tw`: DDNet's extended character.
-pub const DDNET_CHARACTER: Uuid = uuid!("76ce455b-f9eb-3a48-add7-e04b941d045c");
-/// `player@netobj.ddnet.tw`: DDNet's extended player.
-pub const DDNET_PLAYER: Uuid = uuid!("22ca938d-1380-3e2b-9e7b-d2558ea6be11");
-/// `gameinfo@netobj.ddnet.tw`: DDNet's extended game info.
-pub const GAME_INFO_EX: Uuid = uuid!("933dea6a-da79-30ea-a98f-8af03689a945");
+use crate::snapshot::{
+    Item, SnapshotView, UUID_DDNET_CHARACTER, UUID_DDNET_PLAYER, UUID_GAME_INFO_EX,
+};
 
 /// A pickup (type 4).
 #[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
@@ -302,12 +297,12 @@ impl<'a> Object06<'a> {
             (10, _) => view(data).map(Self::PlayerInfo),
             (11, _) => view(data).map(Self::ClientInfo),
             (12, _) => view(data).map(Self::SpectatorInfo),
-            (_, Some(DDNET_CHARACTER)) => view::<DdnetCharacterBase>(data).map(|base| {
+            (_, Some(UUID_DDNET_CHARACTER)) => view::<DdnetCharacterBase>(data).map(|base| {
                 let extra = data.get(5..).unwrap_or_default();
                 Self::DdnetCharacter(DdnetCharacter { base, extra })
             }),
-            (_, Some(DDNET_PLAYER)) => view(data).map(Self::DdnetPlayer),
-            (_, Some(GAME_INFO_EX)) => view::<GameInfoExBase>(data).map(|base| {
+            (_, Some(UUID_DDNET_PLAYER)) => view(data).map(Self::DdnetPlayer),
+            (_, Some(UUID_GAME_INFO_EX)) => view::<GameInfoExBase>(data).map(|base| {
                 let extra = data.get(2..).unwrap_or_default();
                 Self::GameInfoEx(GameInfoEx { base, extra })
             }),
