@@ -16,7 +16,7 @@ mod common;
 use std::collections::BTreeMap;
 
 use gamefmt::slippi::{
-    Event, GameEnd, GameStart, PostFrame, SlippiEventIter, SlpView, StartingCharacters, Winners,
+    Event, GameEnd, GameStart, PostFrame, SlippiEventIter, SlippiView, StartingCharacters, Winners,
     character_name, internal_character_name, stage_name, winners,
 };
 
@@ -76,7 +76,7 @@ fn internal_names_agree_with_external_names_on_frame_one() {
     };
     let mut checked = 0;
     for (name, bytes) in &files {
-        let Ok(slp) = SlpView::parse(bytes) else {
+        let Ok(slp) = SlippiView::parse(bytes) else {
             continue;
         };
         let Ok(start) = slp.game_start() else {
@@ -153,7 +153,7 @@ fn streamed_winners(bytes: &[u8]) -> Winners {
 /// Stage id, stage name and `index:character:name` per port, as
 /// `winners.js` prints them; empty when the replay has no Game Start.
 fn settings_cells(bytes: &[u8]) -> (String, String, String) {
-    let Ok(slp) = SlpView::parse(bytes) else {
+    let Ok(slp) = SlippiView::parse(bytes) else {
         return Default::default();
     };
     let Ok(start) = slp.game_start() else {
@@ -205,7 +205,7 @@ fn stage_characters_and_winners_match_slippi_js() {
             continue;
         };
         compared += 1;
-        let slp = SlpView::parse(bytes).ok();
+        let slp = SlippiView::parse(bytes).ok();
         let ours_winners = slp.map(|s| s.winners()).unwrap_or_default();
         let (stage, stage_name_cell, characters) = settings_cells(bytes);
         assert_eq!(stage, row["stage"], "{name}: stage");
@@ -231,7 +231,10 @@ fn stage_characters_and_winners_match_slippi_js() {
         "slippi winners: {compared} replays compared, {equal} equal (slice), {streamed_equal} equal (stream)"
     );
     assert!(compared > 0, "no corpus replay is in slippi_winners.tsv");
-    assert_eq!(equal, compared, "SlpView::winners disagrees with slippi-js");
+    assert_eq!(
+        equal, compared,
+        "SlippiView::winners disagrees with slippi-js"
+    );
     assert_eq!(
         streamed_equal, compared,
         "winners from the stream disagree with slippi-js"
@@ -400,7 +403,7 @@ const SYNTHETIC: &[Synthetic] = {
 /// A 3.18.0 replay of `s`: Game Start, frames −123 and −122 (Frame Start,
 /// Pre- and Post-Frame Updates, Bookend), Game End.
 fn synthetic_replay(s: &Synthetic) -> Vec<u8> {
-    use gamefmt::slippi::{PayloadSizes, SlpWriter};
+    use gamefmt::slippi::{PayloadSizes, SlippiWriter};
     let mut sizes = PayloadSizes::new();
     for (c, n) in [
         (0x36, 760),
@@ -419,7 +422,7 @@ fn synthetic_replay(s: &Synthetic) -> Vec<u8> {
         }
         p
     };
-    let mut w = SlpWriter::new(&sizes).unwrap();
+    let mut w = SlippiWriter::new(&sizes).unwrap();
     let version: &[u8] = if s.pre_1_6.is_some() {
         &[1, 0, 0, 0]
     } else {
@@ -454,7 +457,7 @@ fn synthetic_replay(s: &Synthetic) -> Vec<u8> {
         19 => 0x07,
         _ => unreachable!(),
     };
-    let frame = |w: &mut SlpWriter, number: i32, last: &[(u8, bool, u8, f32)]| {
+    let frame = |w: &mut SlippiWriter, number: i32, last: &[(u8, bool, u8, f32)]| {
         let n = number.to_be_bytes();
         w.event(0x3A, &payload(12, &[(1, &n)])).unwrap();
         for &(i, follower, _, _) in last {
@@ -523,7 +526,7 @@ fn synthetic_winners_match_slippi_js() {
     }
     for (s, bytes) in &replays {
         let file = format!("{}.slp", s.name);
-        let slp = SlpView::parse(bytes).unwrap();
+        let slp = SlippiView::parse(bytes).unwrap();
         let row = expected
             .get(&file)
             .unwrap_or_else(|| panic!("{file} not in the table"));

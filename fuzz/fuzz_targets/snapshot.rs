@@ -13,7 +13,7 @@ use gamefmt::Protocol;
 use gamefmt::snapshot::objects::Object;
 use libfuzzer_sys::fuzz_target;
 use std::hint::black_box;
-use zerocopy::little_endian::I32;
+use gamefmt::zerocopy::little_endian::I32;
 
 fuzz_target!(|bytes: &[u8]| {
     // First byte: where the snapshot ends and the delta starts.

@@ -10,9 +10,9 @@
 //!
 //! ```
 //! # fn main() -> Result<(), gamefmt::Error> {
-//! use gamefmt::slippi::{Event, SAMPLE_SLP, SlpView, StartingCharacters, character_name};
+//! use gamefmt::slippi::{Event, SAMPLE, SlippiView, StartingCharacters, character_name};
 //!
-//! let slp = SlpView::parse(SAMPLE_SLP)?;
+//! let slp = SlippiView::parse(SAMPLE)?;
 //! let mut characters = StartingCharacters::new(&slp.game_start()?);
 //! for event in slp.events() {
 //!     if characters.is_complete() {

@@ -5,16 +5,16 @@
 //! of the final frame. [`winners`] takes them from any source: a file in
 //! memory, the push decoder, a reader (copy the events' bytes out of its
 //! buffer and rebuild the views with `new`), or the last [`super::Frame`].
-//! [`SlpView::winners`] finds them in a file in memory the way slippi-js
+//! [`SlippiView::winners`] finds them in a file in memory the way slippi-js
 //! does, without walking the frames.
 //!
 //! The rules are slippi-js's; [`winners`] lists them.
 //!
 //! ```
 //! # fn main() -> Result<(), gamefmt::Error> {
-//! use gamefmt::slippi::{GameEnd, Placement, SAMPLE_SLP, SlpView, winners};
+//! use gamefmt::slippi::{GameEnd, Placement, SAMPLE, SlippiView, winners};
 //!
-//! let slp = SlpView::parse(SAMPLE_SLP)?;
+//! let slp = SlippiView::parse(SAMPLE)?;
 //! // The sample ends by GAME (2), placements [0, 1, −1, −1]: port 1 won.
 //! let first = Placement { player_index: 0, position: 0 };
 //! assert_eq!(slp.winners().as_slice(), [first]);
@@ -29,7 +29,7 @@
 use super::frame_events::PostFrame;
 use super::game_end::GameEnd;
 use super::game_start::{GameStart, PORTS};
-use super::view::SlpView;
+use super::view::SlippiView;
 use super::{CMD_FRAME_BOOKEND, CMD_POST_FRAME};
 
 /// One winning port and its placement.
@@ -45,7 +45,7 @@ pub struct Placement {
 /// The winners of a game: empty when nobody won or it cannot be told.
 pub type Winners = heapless::Vec<Placement, PORTS>;
 
-/// Post-Frame Updates of the final frame [`SlpView::winners`] keeps (two
+/// Post-Frame Updates of the final frame [`SlippiView::winners`] keeps (two
 /// per port, for Ice Climbers).
 const FINAL_POSTS: usize = 2 * PORTS;
 
@@ -171,9 +171,9 @@ fn trunc(x: f32) -> f32 {
     }
 }
 
-impl<'a> SlpView<'a> {
+impl<'a> SlippiView<'a> {
     /// The winners (see [`winners`]), read as slippi-js reads them: Game
-    /// Start; the Game End that ends the raw array ([`SlpView::game_end`]),
+    /// Start; the Game End that ends the raw array ([`SlippiView::game_end`]),
     /// none when the file does not end with one; and for a game on time,
     /// the Post-Frame Updates of one frame found backwards from the Game
     /// End (and the Frame Bookend before it, when the stream declares

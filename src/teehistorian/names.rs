@@ -38,8 +38,9 @@ pub const NAME_CAPACITY: usize = 64;
 /// (`N` × [`NAME_CAPACITY`] bytes); no allocation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlayerNames<const N: usize = MAX_CLIENTS> {
-    names: [heapless::Vec<u8, NAME_CAPACITY>; N],
-    known: [bool; N],
+    names: [[u8; NAME_CAPACITY]; N],
+    /// Length of each known name; `None`: not known.
+    lens: [Option<u8>; N],
 }
 
 impl<const N: usize> Default for PlayerNames<N> {
@@ -51,10 +52,10 @@ impl<const N: usize> Default for PlayerNames<N> {
 impl<const N: usize> PlayerNames<N> {
     /// No name known.
     #[must_use]
-    pub fn new() -> Self {
+    pub const fn new() -> Self {
         Self {
-            names: core::array::from_fn(|_| heapless::Vec::new()),
-            known: [false; N],
+            names: [[0; NAME_CAPACITY]; N],
+            lens: [None; N],
         }
     }
 
@@ -78,28 +79,25 @@ impl<const N: usize> PlayerNames<N> {
     /// client's start info in an older recording).
     pub fn set(&mut self, cid: i32, name: Option<&[u8]>) {
         let Ok(i) = usize::try_from(cid) else { return };
-        let (Some(slot), Some(known)) = (self.names.get_mut(i), self.known.get_mut(i)) else {
+        let (Some(slot), Some(len)) = (self.names.get_mut(i), self.lens.get_mut(i)) else {
             return;
         };
-        slot.clear();
-        if let Some(name) = name {
+        *len = name.map(|name| {
             let kept = name.get(..NAME_CAPACITY).unwrap_or(name);
-            // `kept` fits the capacity: this cannot fail.
-            let _ = slot.extend_from_slice(kept);
-        }
-        *known = name.is_some();
+            if let Some(dst) = slot.get_mut(..kept.len()) {
+                dst.copy_from_slice(kept);
+            }
+            // At most NAME_CAPACITY (64) bytes: fits a u8.
+            u8::try_from(kept.len()).unwrap_or(u8::MAX)
+        });
     }
 
     /// The name of `cid`, if known.
     #[must_use]
     pub fn get(&self, cid: i32) -> Option<&[u8]> {
         let i = usize::try_from(cid).ok()?;
-        self.known
-            .get(i)
-            .copied()
-            .unwrap_or(false)
-            .then(|| self.names.get(i).map(|n| n.as_slice()))
-            .flatten()
+        let len = (*self.lens.get(i)?)?;
+        self.names.get(i)?.get(..usize::from(len))
     }
 }
 

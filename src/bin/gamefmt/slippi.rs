@@ -4,7 +4,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 
 use gamefmt::slippi::{
-    CMD_GECKO_LIST, Ending, Event, GameStart, GeckoList, SlippiEventIter, SlpView,
+    CMD_GECKO_LIST, Ending, Event, GameStart, GeckoList, SlippiEventIter, SlippiView,
     StartingCharacters, VecReassembler, character_name, internal_character_name, stage_name,
 };
 use serde_json::{Value, json};
@@ -114,7 +114,7 @@ fn character_names(g: &GameStart<'_>, fixed: Option<&StartingCharacters>) -> Vec
 
 /// `gamefmt inspect` for a replay.
 pub fn inspect(bytes: &[u8], as_json: bool, out: &mut dyn Write) -> Result<(), CliError> {
-    let view = SlpView::parse(bytes)?;
+    let view = SlippiView::parse(bytes)?;
     let f = facts(bytes, true)?;
     let meta = view.metadata().ok().flatten();
     let winners = view.winners();
@@ -289,7 +289,7 @@ pub fn dump(bytes: &[u8], out: &mut dyn Write) -> Result<(), CliError> {
 /// `gamefmt validate` for a replay: decodes every event, the Gecko list and
 /// the metadata. A live (truncated) file is reported but not an error.
 pub fn validate(bytes: &[u8], out: &mut dyn Write) -> Result<(), CliError> {
-    let view = SlpView::parse(bytes)?;
+    let view = SlippiView::parse(bytes)?;
     let f = facts(bytes, false)?;
     view.metadata()?;
     if f.game_start.is_none() && f.ending != Ending::Truncated {
