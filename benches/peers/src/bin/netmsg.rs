@@ -11,7 +11,7 @@
 //! messages gamefmt accepts (it checks value ranges, control characters in
 //! strings and knows more UUIDs); those are counted apart, by reason.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use gamefmt::demo::{ChunkKind, DemoView, decode_payload};
