@@ -6,7 +6,6 @@ use zerocopy::little_endian::I32;
 use zerocopy::{FromBytes, Immutable, KnownLayout};
 
 use super::field::{index, int, require_len};
-use super::i32string::I32String;
 use super::old_layouts::{OldLayout, convert};
 use super::raw::{SpeedupTile, SwitchTile, TILE_SIZE, TeleTile, Tile, TuneTile};
 use super::{
@@ -15,6 +14,7 @@ use super::{
 };
 use crate::datafile::{DatafileView, Item};
 use crate::error::{Error, ErrorKind, Result};
+use crate::i32string::I32String;
 use crate::warning::{Warning, WarningKind};
 
 /// Ints of a tilemap version 2 item (head included).

@@ -8,9 +8,11 @@
 //! array of `inspect --json` for maps and replays; `--strict` refuses them
 //! where current DDNet does.
 
+mod chat;
 mod datafile;
 mod demo;
 mod map;
+mod netmsg;
 mod slippi;
 mod teehistorian;
 
@@ -85,6 +87,17 @@ enum Command {
         /// The file to read.
         file: PathBuf,
     },
+    /// Print the chat of demos and teehistorian recordings (teehistorian:
+    /// chat messages old servers recorded, and chat commands), one line per
+    /// message: file, tick, author, channel, text.
+    Chat {
+        /// One JSON object per line instead.
+        #[arg(long)]
+        json: bool,
+        /// The files to read.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
 }
 
 /// Why a command failed; printed as one line on stderr.
@@ -130,7 +143,13 @@ pub fn json_line(out: &mut dyn Write, value: &serde_json::Value) -> io::Result<(
 
 fn run(command: &Command, ctx: &mut Ctx, out: &mut dyn Write) -> Result<(), CliError> {
     let (Command::Inspect { file, .. } | Command::Dump { file, .. } | Command::Validate { file }) =
-        command;
+        command
+    else {
+        let Command::Chat { json, files } = command else {
+            return Err(CliError::UnknownFormat);
+        };
+        return chat::chat(files, *json, out);
+    };
     let bytes = std::fs::read(file)?;
     let format = Format::detect(&bytes).ok_or(CliError::UnknownFormat)?;
     match (format, command) {
@@ -165,18 +184,26 @@ fn main() -> ExitCode {
     };
     let result =
         run(&cli.command, &mut ctx, &mut out).and_then(|()| out.flush().map_err(CliError::Io));
-    let (Command::Inspect { file, .. } | Command::Dump { file, .. } | Command::Validate { file }) =
-        &cli.command;
     match result {
         Ok(()) => {
-            for w in &ctx.warnings {
-                eprintln!("gamefmt: {}: warning: {w}", file.display());
+            if let Command::Inspect { file, .. }
+            | Command::Dump { file, .. }
+            | Command::Validate { file } = &cli.command
+            {
+                for w in &ctx.warnings {
+                    eprintln!("gamefmt: {}: warning: {w}", file.display());
+                }
             }
             ExitCode::SUCCESS
         }
         Err(CliError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("gamefmt: {}: {e}", file.display());
+            match &cli.command {
+                Command::Inspect { file, .. }
+                | Command::Dump { file, .. }
+                | Command::Validate { file } => eprintln!("gamefmt: {}: {e}", file.display()),
+                Command::Chat { .. } => eprintln!("gamefmt: {e}"),
+            }
             ExitCode::FAILURE
         }
     }
