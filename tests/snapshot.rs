@@ -323,7 +323,7 @@ impl Rng {
         match self.below(4) {
             0 => 0,
             1 => self.below(100) as i32 - 50,
-            _ => self.next().cast_signed(),
+            _ => self.next() as i32,
         }
     }
 }
@@ -401,7 +401,7 @@ fn create_then_apply_gives_the_new_snapshot() {
     let mut rng = Rng(0x1234_5678);
     let mut out = vec![I32::ZERO; gamefmt::snapshot::MAX_SNAPSHOT_INTS];
     for round in 0..2000u32 {
-        let sizes = if round.is_multiple_of(2) {
+        let sizes = if round % 2 == 0 {
             ITEM_SIZES_06
         } else {
             ITEM_SIZES_07

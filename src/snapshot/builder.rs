@@ -90,7 +90,7 @@ impl SnapshotBuilder {
         for (i, &key) in self.keys.iter().enumerate() {
             let start = self.starts.get(i).copied().unwrap_or_default();
             let end = self.starts.get(i + 1).copied().unwrap_or(self.data.len());
-            ints.push(key.cast_signed());
+            ints.push(key as i32);
             ints.extend_from_slice(self.data.get(start..end).unwrap_or_default());
         }
         to_bytes(&ints)
@@ -119,7 +119,7 @@ pub fn create_delta(
     let mut removed = 0i32;
     for item in from.items() {
         if to.index_of(item.key()).is_none() {
-            ints.push(item.key().cast_signed());
+            ints.push(item.key() as i32);
             removed += 1;
         }
     }

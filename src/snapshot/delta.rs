@@ -139,7 +139,7 @@ impl<'a> DeltaView<'a> {
     /// The keys of items removed from the base snapshot.
     #[must_use]
     pub fn removed_keys(&self) -> impl ExactSizeIterator<Item = u32> + 'a {
-        self.removed.iter().map(|k| k.get().cast_unsigned())
+        self.removed.iter().map(|k| k.get() as u32)
     }
 
     /// The number of item deltas.
@@ -161,7 +161,7 @@ impl<'a> DeltaView<'a> {
 
     /// Whether `key` is among the removed keys.
     fn removes(&self, key: u32) -> bool {
-        self.removed.iter().any(|k| k.get().cast_unsigned() == key)
+        self.removed.iter().any(|k| (k.get() as u32) == key)
     }
 }
 
@@ -301,7 +301,7 @@ impl Writer<'_> {
             *o = I32::new(i32::try_from(at(self.pos)).unwrap_or(i32::MAX));
         }
         if let Some(k) = self.data.get_mut(self.pos) {
-            *k = I32::new(key.cast_signed());
+            *k = I32::new(key as i32);
         }
         self.written = self.written.saturating_add(1);
         let start = self.pos.saturating_add(1);
@@ -314,7 +314,7 @@ impl Writer<'_> {
         self.offsets.get(..self.written)?.iter().find_map(|off| {
             let start = usize::try_from(off.get()).ok()? / 4;
             let k = self.data.get(start)?;
-            (k.get().cast_unsigned() == key).then_some(start.saturating_add(1))
+            ((k.get() as u32) == key).then_some(start.saturating_add(1))
         })
     }
 

@@ -185,7 +185,7 @@ impl<'a> SnapshotView<'a> {
         };
         let (key, data) = self.data.get(start..end)?.split_first()?;
         Some(Item {
-            key: key.get().cast_unsigned(),
+            key: key.get() as u32,
             data,
         })
     }
@@ -206,7 +206,7 @@ impl<'a> SnapshotView<'a> {
             usize::try_from(o.get())
                 .ok()
                 .and_then(|o| self.data.get(o / 4))
-                .is_some_and(|k| k.get().cast_unsigned() == key)
+                .is_some_and(|k| k.get() as u32 == key)
         })
     }
 
