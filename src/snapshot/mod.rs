@@ -43,11 +43,18 @@
 
 #[cfg(feature = "alloc")]
 mod builder;
+#[cfg(feature = "alloc")]
+mod create;
 mod delta;
+mod index;
 mod view;
 
 #[cfg(feature = "alloc")]
-pub use builder::{SnapshotBuilder, apply_to_vec, create_delta};
+pub use builder::SnapshotBuilder;
+#[cfg(feature = "alloc")]
+pub use create::{DeltaCreator, create_delta};
+#[cfg(feature = "alloc")]
+pub use delta::apply_to_vec;
 pub use delta::{DeltaView, ItemDelta, ItemDeltas, apply};
 pub use view::{Item, Items, SnapshotView};
 

@@ -67,7 +67,17 @@ fn sum(ints: &[I32]) -> i32 {
     ints.iter().fold(0i32, |s, v| s.wrapping_add(v.get()))
 }
 
+/// The header of a snapshot without items.
+const EMPTY_INTS: [I32; 2] = [I32::ZERO; 2];
+
 impl<'a> SnapshotView<'a> {
+    /// The snapshot without items.
+    pub(crate) const EMPTY: SnapshotView<'static> = SnapshotView {
+        ints: &EMPTY_INTS,
+        offsets: &[],
+        data: &[],
+    };
+
     /// Validates a snapshot given as little-endian bytes.
     ///
     /// The length must be a multiple of 4; see [`SnapshotView::from_ints`]
