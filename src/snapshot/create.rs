@@ -12,7 +12,7 @@ use alloc::vec::Vec;
 use zerocopy::IntoBytes;
 use zerocopy::little_endian::I32;
 
-use super::index::{KeyIndex, Slots};
+use super::index::Slots;
 use super::{MAX_ITEMS, MAX_TYPE, SnapshotView, static_size};
 use crate::error::{Error, Result};
 
@@ -63,19 +63,41 @@ fn bucket(key: u32) -> usize {
 }
 
 /// Indexes the items of `snap` by key (first index wins), leaving out the
-/// keys DDNet's full buckets would drop.
-fn index(table: &mut KeyIndex<'_>, snap: &SnapshotView<'_>) {
+/// keys DDNet's full buckets would drop. Returns the table's stamp and
+/// whether every key went in once (no duplicate, no bucket overflow).
+fn index(slots: &mut Slots, snap: &SnapshotView<'_>) -> (u8, bool) {
     let n = snap.item_count();
+    let stamp = slots.next_stamp();
+    let mut table = slots.table(n, stamp);
+    let mut unique = true;
     if n <= usize::from(BUCKET_KEYS) {
         // No bucket can overflow.
-        for (i, item) in snap.items().enumerate() {
-            table.insert(item.key(), i as u32);
+        for (i, key) in snap.keys().enumerate() {
+            unique &= table.insert(key, i as u32) == Some(true);
         }
-        return;
+        return (stamp, unique);
     }
+    // Every key, counting DDNet's buckets on the way (four histograms, so
+    // that keys in a row hitting one bucket do not wait on each other).
+    let mut counts = [[0u16; BUCKETS]; 4];
+    for (i, key) in snap.keys().enumerate() {
+        unique &= table.insert(key, i as u32) == Some(true);
+        if let Some(c) = counts.get_mut(i % 4).and_then(|h| h.get_mut(bucket(key))) {
+            *c += 1;
+        }
+    }
+    let crowded = (0..BUCKETS).any(|b| {
+        let total: u16 = counts.iter().filter_map(|h| h.get(b)).sum();
+        total > u16::from(BUCKET_KEYS)
+    });
+    if !crowded {
+        return (stamp, unique);
+    }
+    // Some bucket holds more than 64: again, dropping what DDNet drops.
+    let stamp = slots.next_stamp();
+    let mut table = slots.table(n, stamp);
     let mut fill = [0u8; BUCKETS];
-    for (i, item) in snap.items().enumerate() {
-        let key = item.key();
+    for (i, key) in snap.keys().enumerate() {
         if let Some(count) = fill.get_mut(bucket(key)) {
             if *count < BUCKET_KEYS {
                 *count += 1;
@@ -83,6 +105,7 @@ fn index(table: &mut KeyIndex<'_>, snap: &SnapshotView<'_>) {
             }
         }
     }
+    (stamp, false)
 }
 
 impl DeltaCreator {
@@ -117,25 +140,38 @@ impl DeltaCreator {
         }
         let out = self.out.as_mut_slice();
 
-        let stamp = self.slots.next_stamp();
-        let mut table = self.slots.table(to.item_count(), stamp);
-        index(&mut table, to);
+        let (stamp, to_unique) = index(&mut self.slots, to);
+        let table = self.slots.table(to.item_count(), stamp);
         let mut pos = 3;
-        for item in from.items() {
-            if table.get(item.key()).is_none() {
+        for key in from.keys() {
+            if table.get(key).is_none() {
                 if let Some(slot) = out.get_mut(pos) {
-                    *slot = I32::new(item.key() as i32);
+                    *slot = I32::new(key as i32);
                 }
                 pos += 1;
             }
         }
         let removed = pos - 3;
 
-        let stamp = self.slots.next_stamp();
-        let mut table = self.slots.table(from.item_count(), stamp);
-        index(&mut table, from);
+        // The past item of each item of `to`. While `to` and `from` have
+        // the same keys in the same order, it is the item at the same
+        // place: when `to` has every key once and no crowded bucket, such
+        // a prefix of `from` has no duplicate and no dropped key either,
+        // so DDNet's hash would find exactly that item. From the first
+        // difference on, through the index of `from`.
+        let mut same_order = to_unique;
+        let mut from_stamp = None;
         let mut updates = 0usize;
-        for item in to.items() {
+        for (i, item) in to.items().enumerate() {
+            let key = item.key();
+            let past = if same_order && from.key(i) == Some(key) {
+                Some(i)
+            } else {
+                same_order = false;
+                let stamp = *from_stamp.get_or_insert_with(|| index(&mut self.slots, from).0);
+                let table = self.slots.table(from.item_count(), stamp);
+                table.get(key).map(|p| p as usize)
+            };
             let len = item.data().len();
             let fixed = static_size(sizes, item.type_id());
             if item.type_id() > MAX_TYPE {
@@ -149,7 +185,7 @@ impl DeltaCreator {
                 break; // cannot happen: `worst` bounds every write
             };
             let (header, body) = dst.split_at_mut(head);
-            match table.get(item.key()).and_then(|i| from.item(i as usize)) {
+            match past.and_then(|p| from.item(p)) {
                 Some(past) => {
                     if past.data().len() != len {
                         return Err(Error::corrupt("item changed size between snapshots", 0));

@@ -210,6 +210,23 @@ pub fn apply<'o>(
     delta: &DeltaView<'_>,
     out: &'o mut [I32],
 ) -> Result<SnapshotView<'o>> {
+    // The key index on the stack, no bigger than the keys need: zeroing
+    // it is part of every call.
+    match base.item_count().saturating_add(delta.update_count()) {
+        0..=64 => apply_in::<128, 64>(base, delta, out),
+        65..=256 => apply_in::<512, 256>(base, delta, out),
+        _ => apply_in::<SLOTS, MAX_ITEMS>(base, delta, out),
+    }
+}
+
+/// [`apply`] with a key index of `S` slots and room for `N` new items
+/// (`S` at least twice the base items and item deltas, `N` at least the
+/// item deltas, or both the largest).
+fn apply_in<'o, const S: usize, const N: usize>(
+    base: &SnapshotView<'_>,
+    delta: &DeltaView<'_>,
+    out: &'o mut [I32],
+) -> Result<SnapshotView<'o>> {
     let limits = || Error::corrupt("snapshot limits exceeded", 0);
     let n = base.item_count();
     if n > MAX_ITEMS {
@@ -217,7 +234,7 @@ pub fn apply<'o>(
     }
     // Per key: its first base item, its first output item, whether the
     // delta removes it.
-    let mut slots = [0u64; SLOTS];
+    let mut slots = [0u64; S];
     let mut table = KeyIndex::new(&mut slots, n.saturating_add(delta.update_count()), 1);
     for (i, item) in base.items().enumerate() {
         table.insert(item.key(), entry_bits(i)).ok_or_else(limits)?;
@@ -232,7 +249,7 @@ pub fn apply<'o>(
     // has room; they do not depend on the item count).
     let mut kept = [0u64; MAX_ITEMS / 64];
     let mut kept_items = 0usize;
-    let mut new_sizes = [0u16; MAX_ITEMS];
+    let mut new_sizes = [0u16; N];
     let mut items = 0usize;
     let mut data_ints = 0usize;
     let mut push = |len: usize, out: &mut [I32]| -> Result<usize> {

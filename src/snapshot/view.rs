@@ -200,6 +200,22 @@ impl<'a> SnapshotView<'a> {
         })
     }
 
+    /// The item keys in snapshot order (cheaper than [`Self::items`] when
+    /// only keys are needed).
+    pub(crate) fn keys(&self) -> impl Iterator<Item = u32> + 'a {
+        let data = self.data;
+        self.offsets.iter().map(move |o| {
+            let key = usize::try_from(o.get()).ok().and_then(|o| data.get(o / 4));
+            key.map_or(0, |k| k.get() as u32)
+        })
+    }
+
+    /// The key of item `index`.
+    pub(crate) fn key(&self, index: usize) -> Option<u32> {
+        let offset = usize::try_from(self.offsets.get(index)?.get()).ok()?;
+        Some(self.data.get(offset / 4)?.get() as u32)
+    }
+
     /// The items in snapshot order.
     #[must_use]
     pub fn items(&self) -> Items<'a> {

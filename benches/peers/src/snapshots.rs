@@ -127,14 +127,15 @@ impl Ours {
     }
 
     /// Build `items`, then the delta from `from` to them (its int count).
-    fn build_delta(&mut self, items: &Items, from: &[u8], sizes: &[u16]) -> usize {
+    fn build_delta(&mut self, items: &Items, from: &SnapshotView<'_>, sizes: &[u16]) -> usize {
         self.builder.clear();
         for (t, id, d) in items.each() {
-            let _ = self.builder.add(t, id, d);
+            if self.builder.add(t, id, d).is_err() {
+                return 0;
+            }
         }
-        let from = SnapshotView::parse(from).unwrap();
         let to = self.builder.snapshot();
-        self.creator.create(&from, &to, sizes).map_or(0, <[I32]>::len)
+        self.creator.create(from, &to, sizes).map_or(0, <[I32]>::len)
     }
 
     fn create(&mut self, from: &[u8], to: &[u8], sizes: &[u16]) -> Result<&[u8], gamefmt::Error> {
@@ -145,8 +146,19 @@ impl Ours {
 
     fn apply(&mut self, from: &[u8], delta: &[u8], sizes: &[u16]) -> Result<&[u8], gamefmt::Error> {
         let from = SnapshotView::parse(from)?;
+        self.apply_to(&from, delta, sizes)
+    }
+
+    /// Applies a delta (validated here, as DDNet's `UnpackDelta` does as
+    /// it goes) to an already validated snapshot.
+    fn apply_to(
+        &mut self,
+        from: &SnapshotView<'_>,
+        delta: &[u8],
+        sizes: &[u16],
+    ) -> Result<&[u8], gamefmt::Error> {
         let delta = DeltaView::parse(delta, sizes)?;
-        Ok(apply(&from, &delta, &mut self.out)?.as_ints().as_bytes())
+        Ok(apply(from, &delta, &mut self.out)?.as_ints().as_bytes())
     }
 }
 
@@ -585,7 +597,8 @@ pub fn compare(files: &[(String, Vec<u8>)], rounds: usize) -> Vec<String> {
     let mut dd = ddnet::Ddnet::new(ITEM_SIZES_06);
     for (title, to) in [("build+delta 300_300", &s300), ("build+delta 300_300m", &s300m)] {
         let mut o = Ours::new();
-        let mut ours_run = || o.build_delta(to, &from300, ITEM_SIZES_06);
+        let from = SnapshotView::parse(&from300).unwrap();
+        let mut ours_run = || o.build_delta(to, &from, ITEM_SIZES_06);
         #[cfg(ddnet)]
         {
             dd.set_from(&from300);
@@ -597,7 +610,8 @@ pub fn compare(files: &[(String, Vec<u8>)], rounds: usize) -> Vec<String> {
     }
     {
         let mut o = Ours::new();
-        let mut ours_run = || o.apply(&from300, &delta_m, ITEM_SIZES_06).map_or(0, <[u8]>::len);
+        let from = SnapshotView::parse(&from300).unwrap();
+        let mut ours_run = || o.apply_to(&from, &delta_m, ITEM_SIZES_06).map_or(0, <[u8]>::len);
         #[cfg(ddnet)]
         {
             dd.load_pair(&from300, &delta_m);
@@ -622,9 +636,14 @@ pub fn compare(files: &[(String, Vec<u8>)], rounds: usize) -> Vec<String> {
         .collect();
     if !real.is_empty() {
         let mut o = Ours::new();
+        let olds: Vec<SnapshotView<'_>> = real
+            .iter()
+            .map(|(old, ..)| SnapshotView::parse(old).unwrap())
+            .collect();
         let mut ours_run = || {
             real.iter()
-                .map(|(old, new, sizes, _)| o.build_delta(new, old, sizes))
+                .zip(&olds)
+                .map(|((_, new, sizes, _), old)| o.build_delta(new, old, sizes))
                 .sum::<usize>()
         };
         #[cfg(ddnet)]
@@ -646,7 +665,8 @@ pub fn compare(files: &[(String, Vec<u8>)], rounds: usize) -> Vec<String> {
         let mut o = Ours::new();
         let mut ours_run = || {
             real.iter()
-                .map(|(old, _, sizes, delta)| o.apply(old, delta, sizes).map_or(0, <[u8]>::len))
+                .zip(&olds)
+                .map(|((_, _, sizes, delta), old)| o.apply_to(old, delta, sizes).map_or(0, <[u8]>::len))
                 .sum::<usize>()
         };
         #[cfg(ddnet)]
