@@ -62,10 +62,19 @@ fn bucket(key: u32) -> usize {
     hash as usize % BUCKETS
 }
 
+/// An index of a snapshot's keys in [`Slots`].
+#[derive(Clone, Copy)]
+struct Index {
+    stamp: u8,
+    /// Every key went in once: no duplicate, no bucket overflow.
+    unique: bool,
+    /// At least the most keys any one of DDNet's buckets holds.
+    fullest: usize,
+}
+
 /// Indexes the items of `snap` by key (first index wins), leaving out the
-/// keys DDNet's full buckets would drop. Returns the table's stamp and
-/// whether every key went in once (no duplicate, no bucket overflow).
-fn index(slots: &mut Slots, snap: &SnapshotView<'_>) -> (u8, bool) {
+/// keys DDNet's full buckets would drop.
+fn index(slots: &mut Slots, snap: &SnapshotView<'_>) -> Index {
     let n = snap.item_count();
     let stamp = slots.next_stamp();
     let mut table = slots.table(n, stamp);
@@ -75,7 +84,11 @@ fn index(slots: &mut Slots, snap: &SnapshotView<'_>) -> (u8, bool) {
         for (i, key) in snap.keys().enumerate() {
             unique &= table.insert(key, i as u32) == Some(true);
         }
-        return (stamp, unique);
+        return Index {
+            stamp,
+            unique,
+            fullest: n,
+        };
     }
     // Every key, counting DDNet's buckets on the way (four histograms, so
     // that keys in a row hitting one bucket do not wait on each other).
@@ -86,12 +99,16 @@ fn index(slots: &mut Slots, snap: &SnapshotView<'_>) -> (u8, bool) {
             *c += 1;
         }
     }
-    let crowded = (0..BUCKETS).any(|b| {
-        let total: u16 = counts.iter().filter_map(|h| h.get(b)).sum();
-        total > u16::from(BUCKET_KEYS)
-    });
-    if !crowded {
-        return (stamp, unique);
+    let fullest = (0..BUCKETS)
+        .map(|b| counts.iter().filter_map(|h| h.get(b)).sum::<u16>())
+        .max()
+        .unwrap_or(0);
+    if fullest <= u16::from(BUCKET_KEYS) {
+        return Index {
+            stamp,
+            unique,
+            fullest: fullest.into(),
+        };
     }
     // Some bucket holds more than 64: again, dropping what DDNet drops.
     let stamp = slots.next_stamp();
@@ -105,7 +122,11 @@ fn index(slots: &mut Slots, snap: &SnapshotView<'_>) -> (u8, bool) {
             }
         }
     }
-    (stamp, false)
+    Index {
+        stamp,
+        unique: false,
+        fullest: fullest.into(),
+    }
 }
 
 impl DeltaCreator {
@@ -140,8 +161,8 @@ impl DeltaCreator {
         }
         let out = self.out.as_mut_slice();
 
-        let (stamp, to_unique) = index(&mut self.slots, to);
-        let table = self.slots.table(to.item_count(), stamp);
+        let to_index = index(&mut self.slots, to);
+        let table = self.slots.table(to.item_count(), to_index.stamp);
         let mut pos = 3;
         for key in from.keys() {
             if table.get(key).is_none() {
@@ -153,24 +174,48 @@ impl DeltaCreator {
         }
         let removed = pos - 3;
 
-        // The past item of each item of `to`. While `to` and `from` have
-        // the same keys in the same order, it is the item at the same
-        // place: when `to` has every key once and no crowded bucket, such
-        // a prefix of `from` has no duplicate and no dropped key either,
-        // so DDNet's hash would find exactly that item. From the first
-        // difference on, through the index of `from`.
-        let mut same_order = to_unique;
+        // The past item of each item of `to`, found by walking `from`
+        // alongside while both hold the same keys in the same order, but
+        // for keys of `from` missing in `to` (removed, skipped) and items
+        // of `to` after the end of `from` (new). That gives what DDNet's
+        // hash gives as long as `to` has every key once and no bucket
+        // overflow, and no bucket can overflow in `from` before the item
+        // found: the keys of `from` before it are keys of `to` before this
+        // item (at most `fullest - 1` in its bucket) and skipped keys.
+        // From the first other difference on, through the index of `from`.
+        let mut walk = to_index.unique.then_some(0usize);
+        let mut skipped = 0usize;
         let mut from_stamp = None;
         let mut updates = 0usize;
-        for (i, item) in to.items().enumerate() {
+        for item in to.items() {
             let key = item.key();
-            let past = if same_order && from.key(i) == Some(key) {
-                Some(i)
-            } else {
-                same_order = false;
-                let stamp = *from_stamp.get_or_insert_with(|| index(&mut self.slots, from).0);
-                let table = self.slots.table(from.item_count(), stamp);
-                table.get(key).map(|p| p as usize)
+            while let Some(at) = walk {
+                match from.key(at) {
+                    Some(k) if k != key => {
+                        let room = to_index.fullest + skipped < usize::from(BUCKET_KEYS);
+                        let missing = self.slots.table(to.item_count(), to_index.stamp).get(k);
+                        if room && missing.is_none() {
+                            skipped += 1;
+                            walk = Some(at + 1);
+                        } else {
+                            walk = None;
+                        }
+                    }
+                    _ => break,
+                }
+            }
+            let past = match walk {
+                Some(at) if at < from.item_count() => {
+                    walk = Some(at + 1);
+                    Some(at)
+                }
+                Some(_) => None,
+                None => {
+                    let stamp =
+                        *from_stamp.get_or_insert_with(|| index(&mut self.slots, from).stamp);
+                    let table = self.slots.table(from.item_count(), stamp);
+                    table.get(key).map(|p| p as usize)
+                }
             };
             let len = item.data().len();
             let fixed = static_size(sizes, item.type_id());

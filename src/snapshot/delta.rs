@@ -232,23 +232,62 @@ fn apply_in<'o, const S: usize, const N: usize>(
     if n > MAX_ITEMS {
         return Err(limits());
     }
-    // Per key: its first base item, its first output item, whether the
-    // delta removes it.
+    // Per key: its first base item, and the output item of a key the
+    // delta adds.
     let mut slots = [0u64; S];
     let mut table = KeyIndex::new(&mut slots, n.saturating_add(delta.update_count()), 1);
-    for (i, item) in base.items().enumerate() {
-        table.insert(item.key(), entry_bits(i)).ok_or_else(limits)?;
+    let mut duplicates = false;
+    for (i, key) in base.keys().enumerate() {
+        duplicates |= !table.insert(key, entry_bits(i)).ok_or_else(limits)?;
     }
+
+    // The base items kept: all but those with a removed key.
+    let mut kept = [0u64; MAX_ITEMS / 64];
+    for (w, word) in kept.iter_mut().enumerate() {
+        let bits = n.saturating_sub(w.saturating_mul(64)).min(64);
+        *word = u64::MAX
+            .checked_shr(64u32.saturating_sub(bits as u32))
+            .unwrap_or(0);
+    }
+    let mut drop = |i: usize| {
+        if let Some(word) = kept.get_mut(i / 64) {
+            *word &= !(1 << (i % 64));
+        }
+    };
     for key in delta.removed_keys() {
-        if let Some(v) = table.get(key) {
-            table.update(key, v | REMOVED);
+        let Some(first) = table.get(key).and_then(entry_base) else {
+            continue;
+        };
+        if duplicates {
+            let later = base.keys().enumerate().skip(first);
+            later.filter(|&(_, k)| k == key).for_each(|(i, _)| drop(i));
+        } else {
+            drop(first);
         }
     }
+    // Kept items before each bitmap word: a kept base item's output index
+    // is its rank among them.
+    let mut ranks = [0u16; MAX_ITEMS / 64];
+    let mut kept_items = 0u16;
+    for (r, word) in ranks.iter_mut().zip(&kept) {
+        *r = kept_items;
+        kept_items = kept_items.saturating_add(word.count_ones() as u16);
+    }
+    let is_kept = |b: usize| kept.get(b / 64).is_some_and(|w| w >> (b % 64) & 1 != 0);
+    let rank = |b: usize| {
+        let below = kept
+            .get(b / 64)
+            .map_or(0, |w| (w & !(u64::MAX << (b % 64))).count_ones());
+        usize::from(ranks.get(b / 64).copied().unwrap_or(0)).saturating_add(below as usize)
+    };
+    // The output item of `v`'s key, and whether it is a kept base item.
+    let out_item = |v: u32| match entry_base(v).filter(|&b| is_kept(b)) {
+        Some(b) => Some(rank(b)),
+        None => entry_out(v),
+    };
 
     // Pass 1: sizes, output item indices and offsets (written while `out`
     // has room; they do not depend on the item count).
-    let mut kept = [0u64; MAX_ITEMS / 64];
-    let mut kept_items = 0usize;
     let mut new_sizes = [0u16; N];
     let mut items = 0usize;
     let mut data_ints = 0usize;
@@ -265,23 +304,15 @@ fn apply_in<'o, const S: usize, const N: usize>(
         Ok(index)
     };
     for (i, item) in base.items().enumerate() {
-        let v = table.get(item.key()).unwrap_or(REMOVED);
-        if v & REMOVED != 0 {
+        if !is_kept(i) {
             continue;
         }
         if item.type_id() > MAX_TYPE {
             return Err(Error::corrupt("base item type out of range", 0));
         }
-        let index = push(item.data().len(), out)?;
-        kept_items = kept_items.saturating_add(1);
-        if let Some(word) = kept.get_mut(i / 64) {
-            *word |= 1 << (i % 64);
-        }
-        if entry_out(v).is_none() {
-            table.update(item.key(), v | entry_bits(index) << INDEX_BITS);
-        }
+        push(item.data().len(), out)?;
     }
-    let mut new_items = 0usize;
+    let kept_items = usize::from(kept_items);
     for d in delta.items() {
         let key = d.key();
         let len = d.data().len();
@@ -296,13 +327,13 @@ fn apply_in<'o, const S: usize, const N: usize>(
             ));
         }
         // The size of the output item the key already has, if any.
-        let out_len = match entry_out(v) {
+        let out_len = match out_item(v) {
             None => {
                 let index = push(len, out)?;
-                if let Some(s) = new_sizes.get_mut(new_items) {
+                let new = index.saturating_sub(kept_items);
+                if let Some(s) = new_sizes.get_mut(new) {
                     *s = u16::try_from(len).map_err(|_| limits())?;
                 }
-                new_items = new_items.saturating_add(1);
                 let bits = v | entry_bits(index) << INDEX_BITS;
                 if v == 0 {
                     table.insert(key, bits).ok_or_else(limits)?;
@@ -338,21 +369,31 @@ fn apply_in<'o, const S: usize, const N: usize>(
         *count = I32::new(i32::try_from(items).unwrap_or(i32::MAX));
     }
     let (offsets, data) = rest.split_at_mut(items);
+    // Kept items in a row lie back to back in the base as in the output:
+    // one copy per run.
     let mut pos = 0usize;
-    for (i, item) in base.items().enumerate() {
-        if kept.get(i / 64).is_some_and(|w| w & 1 << (i % 64) != 0) {
-            let end = pos.saturating_add(item.data().len()).saturating_add(1);
-            if let Some((k, dst)) = data.get_mut(pos..end).and_then(|s| s.split_first_mut()) {
-                *k = I32::new(item.key() as i32);
-                dst.copy_from_slice(item.data());
-            }
-            pos = end;
+    let mut i = 0usize;
+    while i < n {
+        if !is_kept(i) {
+            i = i.saturating_add(1);
+            continue;
         }
+        let mut end = i.saturating_add(1);
+        while end < n && is_kept(end) {
+            end = end.saturating_add(1);
+        }
+        let span = base.item_span(i..end).unwrap_or_default();
+        let to = pos.saturating_add(span.len());
+        if let Some(dst) = data.get_mut(pos..to) {
+            dst.copy_from_slice(span);
+        }
+        pos = to;
+        i = end;
     }
     for d in delta.items() {
         let key = d.key();
         let v = table.get(key).unwrap_or(0);
-        let Some(start) = entry_out(v)
+        let Some(start) = out_item(v)
             .and_then(|o| offsets.get(o))
             .and_then(|off| usize::try_from(off.get() / 4).ok())
         else {
@@ -375,12 +416,11 @@ fn apply_in<'o, const S: usize, const N: usize>(
     SnapshotView::from_valid_ints(out)
 }
 
-// What `apply` keeps per key: its first base item + 1 (bits 0..11), its
-// first output item + 1 (bits 11..22), whether it is removed (bit 22).
-// Item indices are below MAX_ITEMS = 1024.
+// What `apply` keeps per key: its first base item + 1 (bits 0..11) and,
+// for a key the delta adds, its output item + 1 (bits 11..22). Item
+// indices are below MAX_ITEMS = 1024.
 const INDEX_BITS: u32 = 11;
 const INDEX_MASK: u32 = (1 << INDEX_BITS) - 1;
-const REMOVED: u32 = 1 << (2 * INDEX_BITS);
 
 /// Item `index` + 1, in the low index field.
 fn entry_bits(index: usize) -> u32 {

@@ -210,6 +210,17 @@ impl<'a> SnapshotView<'a> {
         })
     }
 
+    /// Items `range` as they lie in the item area (each key and data, back
+    /// to back), or `None` if out of range.
+    pub(crate) fn item_span(&self, range: core::ops::Range<usize>) -> Option<&'a [I32]> {
+        let start = usize::try_from(self.offsets.get(range.start)?.get()).ok()? / 4;
+        let end = match self.offsets.get(range.end) {
+            Some(next) => usize::try_from(next.get()).ok()? / 4,
+            None => self.data.len(),
+        };
+        self.data.get(start..end)
+    }
+
     /// The key of item `index`.
     pub(crate) fn key(&self, index: usize) -> Option<u32> {
         let offset = usize::try_from(self.offsets.get(index)?.get()).ok()?;
