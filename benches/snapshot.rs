@@ -210,30 +210,3 @@ fn build_and_delta_300(bencher: divan::Bencher, changed: bool) {
         creator.create(&from, &snap, ITEM_SIZES_06).unwrap().len()
     });
 }
-
-#[divan::bench]
-fn tmp_build_300(bencher: divan::Bencher) {
-    use gamefmt::snapshot::SnapshotBuilder;
-    let mut b = SnapshotBuilder::new();
-    let to = items_300(false);
-    bencher.bench_local(|| {
-        b.clear();
-        for (t, id, d) in divan::black_box(&to) {
-            b.add(*t, *id, d).unwrap();
-        }
-        b.snapshot().item_count()
-    });
-}
-
-#[divan::bench]
-fn tmp_delta_300(bencher: divan::Bencher) {
-    use gamefmt::snapshot::{DeltaCreator, ITEM_SIZES_06, SnapshotBuilder};
-    let mut b = SnapshotBuilder::new();
-    for (t, id, d) in items_300(false) {
-        b.add(t, id, &d).unwrap();
-    }
-    let from = b.finish();
-    let from = SnapshotView::parse(&from).unwrap();
-    let mut creator = DeltaCreator::new();
-    bencher.bench_local(|| creator.create(&from, &from, ITEM_SIZES_06).unwrap().len());
-}

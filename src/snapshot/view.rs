@@ -68,10 +68,12 @@ fn sum(ints: &[I32]) -> i32 {
 }
 
 /// The header of a snapshot without items.
+#[cfg(feature = "alloc")]
 const EMPTY_INTS: [I32; 2] = [I32::ZERO; 2];
 
 impl<'a> SnapshotView<'a> {
     /// The snapshot without items.
+    #[cfg(feature = "alloc")]
     pub(crate) const EMPTY: SnapshotView<'static> = SnapshotView {
         ints: &EMPTY_INTS,
         offsets: &[],
@@ -222,6 +224,7 @@ impl<'a> SnapshotView<'a> {
     }
 
     /// The key of item `index`.
+    #[cfg(feature = "alloc")]
     pub(crate) fn key(&self, index: usize) -> Option<u32> {
         let offset = usize::try_from(self.offsets.get(index)?.get()).ok()?;
         Some(self.data.get(offset / 4)?.get() as u32)
