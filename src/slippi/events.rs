@@ -239,7 +239,7 @@ impl<'a> SlippiEventIter<'a> {
     fn next_event_slow(&mut self) -> Result<Option<Event<'a>>> {
         loop {
             // The event stream ends with raw; what follows (metadata) is
-            // SlpView's and the Decoder's business, not an event error.
+            // SlippiView's and the Decoder's business, not an event error.
             if self.failed || !self.decoder.in_raw() {
                 return Ok(None);
             }
