@@ -203,8 +203,9 @@ impl FusedIterator for ItemDeltas<'_> {}
 /// Fails with [`ErrorKind::BufferTooSmall`] (`needed` in ints) when `out`
 /// is too short, and with [`ErrorKind::Corrupt`] on size mismatches, a base
 /// of more than [`MAX_ITEMS`] items or a kept base item of a type above
-/// 0x7FFF (DDNet refuses those too). Never allocates; takes about 18 KiB of
-/// stack for its key index. Linear in the items of `base` and `delta`.
+/// 0x7FFF (DDNet refuses those too). Never allocates; takes 1 to 18 KiB of
+/// stack for its key index (by input size). Linear in the items of `base`
+/// and `delta`.
 pub fn apply<'o>(
     base: &SnapshotView<'_>,
     delta: &DeltaView<'_>,
