@@ -205,7 +205,8 @@ impl FusedIterator for ItemDeltas<'_> {}
 /// of more than [`MAX_ITEMS`] items or a kept base item of a type above
 /// 0x7FFF (DDNet refuses those too). Never allocates; takes 1 to 18 KiB of
 /// stack for its key index (by input size). Linear in the items of `base`
-/// and `delta`.
+/// and `delta` (a removed key that occurs more than once in `base` costs a
+/// pass over `base`).
 pub fn apply<'o>(
     base: &SnapshotView<'_>,
     delta: &DeltaView<'_>,
