@@ -26,7 +26,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     while let Some(chunk) = reader.next_chunk() {
         let chunk = chunk?;
         if let Chunk::Tick { tick: t, keyframe } = chunk {
-            if keyframe && let Some(snap) = rec.snapshot() {
+            if let Some(snap) = rec.snapshot().filter(|_| keyframe) {
                 println!("  before keyframe {t}: {} items", snap.item_count());
             }
             tick = Some(t);

@@ -72,9 +72,7 @@ where
                 continue; // MapView::new checked the ranges
             };
             let offset = layer.item().offset();
-            if let Ok(i) = u16::try_from(index)
-                && !layers_used.insert(i)
-            {
+            if u16::try_from(index).is_ok_and(|i| !layers_used.insert(i)) {
                 broken("a layer belongs to two groups", offset)?;
             }
             let Layer::Tiles(t) = layer else { continue };
@@ -110,9 +108,7 @@ where
             match data {
                 None => broken("tile data index out of range", offset)?,
                 Some(d) => {
-                    if let Ok(d) = u16::try_from(d)
-                        && !data_used.insert(d)
-                    {
+                    if u16::try_from(d).is_ok_and(|d| !data_used.insert(d)) {
                         broken("two tile layers share a data item", offset)?;
                     }
                 }

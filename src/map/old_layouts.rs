@@ -91,8 +91,8 @@ impl OldLayout {
 pub(super) fn convert(layout: OldLayout, buf: &mut [u8], packed_at: usize) -> Result<()> {
     let (new, old) = (layout.new_size(), layout.old_size());
     let count = buf.len().checked_div(new).unwrap_or(0);
-    let whole =
-        buf.len().is_multiple_of(new) && buf.len().checked_sub(packed_at) == count.checked_mul(old);
+    let whole = buf.len().checked_rem(new) == Some(0)
+        && buf.len().checked_sub(packed_at) == count.checked_mul(old);
     if !whole {
         return Err(Error::corrupt(
             "old tile layout does not fill the layer",

@@ -218,10 +218,12 @@ impl<'a> SlippiEventIter<'a> {
     /// Whatever [`Decoder::decode`] reports; the iterator is then fused.
     #[inline(always)]
     pub fn next_event(&mut self) -> Result<Option<Event<'a>>> {
-        if !self.failed
-            && let Some(n) = self.decoder.fast_event(self.rest)
-            && let Some((event, rest)) = self.rest.split_at_checked(n)
-        {
+        let fast = if self.failed {
+            None
+        } else {
+            self.decoder.fast_event(self.rest)
+        };
+        if let Some((event, rest)) = fast.and_then(|n| self.rest.split_at_checked(n)) {
             self.rest = rest;
             return Ok(Some(Event::parse(event)));
         }

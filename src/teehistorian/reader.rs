@@ -196,12 +196,11 @@ impl<R: Read> Reader<R> {
             return None;
         }
         let half = self.buf.len() / 2;
-        if self.filled.saturating_sub(self.start) < half
-            && !self.eof
-            && let Err(e) = self.refill()
-        {
-            self.failed = true;
-            return Some(Err(ReadError::Io(e)));
+        if self.filled.saturating_sub(self.start) < half && !self.eof {
+            if let Err(e) = self.refill() {
+                self.failed = true;
+                return Some(Err(ReadError::Io(e)));
+            }
         }
         let rest = self.buf.get(self.start..self.filled).unwrap_or_default();
         match self.decoder.decode(rest) {
