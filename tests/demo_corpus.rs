@@ -228,10 +228,13 @@ fn corrupted_demos_never_panic() {
 #[cfg(feature = "cli")]
 #[test]
 fn cli_facts_match_demos_expected() {
-    let Some(dir) = common::corpus_dir("cli_facts_match_demos_expected") else {
+    let test = "cli_facts_match_demos_expected";
+    let (Some(dir), Some(expected)) = (
+        common::corpus_dir(test),
+        common::corpus_text(test, "teeworlds/demos.expected.jsonl"),
+    ) else {
         return;
     };
-    let expected = std::fs::read_to_string(dir.join("teeworlds/demos.expected.jsonl")).unwrap();
     let mut files = 0;
     let mut facts = 0;
     for line in expected.lines() {

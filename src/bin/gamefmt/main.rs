@@ -2,7 +2,11 @@
 //!
 //! The format is recognised from the file's first bytes. An invalid file
 //! exits with status 1 and one line on stderr naming the error and the byte
-//! offset where decoding failed.
+//! offset where decoding failed (and nothing else). Quirks the engines
+//! accept are read and reported as warnings: one `gamefmt: FILE: warning:
+//! ...` line each on stderr after a successful command, and the `warnings`
+//! array of `inspect --json` for maps and replays; `--strict` refuses them
+//! where current DDNet does.
 
 mod chat;
 mod datafile;
@@ -17,7 +21,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use gamefmt::Format;
+use gamefmt::{Format, Warning};
 
 #[derive(Parser)]
 #[command(
@@ -26,8 +30,37 @@ use gamefmt::Format;
     about = "Inspect, dump and validate game data files"
 )]
 struct Cli {
+    /// Refuse the quirks current DDNet refuses (and every Slippi quirk)
+    /// instead of reading them with a warning.
+    #[arg(long, global = true)]
+    strict: bool,
     #[command(subcommand)]
     command: Command,
+}
+
+/// How a command reads its file, and the warnings found so far.
+#[derive(Default)]
+pub struct Ctx {
+    /// `--strict`: refuse quirks instead of reading them.
+    pub strict: bool,
+    /// Warnings found while reading.
+    pub warnings: Vec<Warning>,
+}
+
+impl Ctx {
+    /// The `warnings` array of `inspect --json`.
+    pub fn warnings_json(&self) -> serde_json::Value {
+        self.warnings
+            .iter()
+            .map(|w| {
+                serde_json::json!({
+                    "kind": w.kind.name(),
+                    "offset": w.offset,
+                    "message": w.kind.to_string(),
+                })
+            })
+            .collect()
+    }
 }
 
 #[derive(Subcommand)]
@@ -108,7 +141,7 @@ pub fn json_line(out: &mut dyn Write, value: &serde_json::Value) -> io::Result<(
     out.write_all(b"\n")
 }
 
-fn run(command: &Command, out: &mut dyn Write) -> Result<(), CliError> {
+fn run(command: &Command, ctx: &mut Ctx, out: &mut dyn Write) -> Result<(), CliError> {
     let (Command::Inspect { file, .. } | Command::Dump { file, .. } | Command::Validate { file }) =
         command
     else {
@@ -120,16 +153,18 @@ fn run(command: &Command, out: &mut dyn Write) -> Result<(), CliError> {
     let bytes = std::fs::read(file)?;
     let format = Format::detect(&bytes).ok_or(CliError::UnknownFormat)?;
     match (format, command) {
-        (Format::Datafile, Command::Inspect { json, .. }) => datafile::inspect(&bytes, *json, out),
-        (Format::Datafile, Command::Dump { map: true, .. }) => map::dump(&bytes, out),
-        (Format::Datafile, Command::Dump { .. }) => datafile::dump(&bytes, out),
-        (Format::Datafile, Command::Validate { .. }) => datafile::validate(&bytes, out),
+        (Format::Datafile, Command::Inspect { json, .. }) => {
+            datafile::inspect(&bytes, *json, ctx, out)
+        }
+        (Format::Datafile, Command::Dump { map: true, .. }) => map::dump(&bytes, ctx, out),
+        (Format::Datafile, Command::Dump { .. }) => datafile::dump(&bytes, ctx, out),
+        (Format::Datafile, Command::Validate { .. }) => datafile::validate(&bytes, ctx, out),
         (Format::Demo, Command::Inspect { json, .. }) => demo::inspect(&bytes, *json, out),
         (Format::Demo, Command::Dump { .. }) => demo::dump(&bytes, out),
         (Format::Demo, Command::Validate { .. }) => demo::validate(&bytes, out),
-        (Format::Slippi, Command::Inspect { json, .. }) => slippi::inspect(&bytes, *json, out),
-        (Format::Slippi, Command::Dump { .. }) => slippi::dump(&bytes, out),
-        (Format::Slippi, Command::Validate { .. }) => slippi::validate(&bytes, out),
+        (Format::Slippi, Command::Inspect { json, .. }) => slippi::inspect(&bytes, *json, ctx, out),
+        (Format::Slippi, Command::Dump { .. }) => slippi::dump(&bytes, ctx, out),
+        (Format::Slippi, Command::Validate { .. }) => slippi::validate(&bytes, ctx, out),
         (Format::Teehistorian, Command::Inspect { json, .. }) => {
             teehistorian::inspect(&bytes, *json, out)
         }
@@ -143,9 +178,24 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    let result = run(&cli.command, &mut out).and_then(|()| out.flush().map_err(CliError::Io));
+    let mut ctx = Ctx {
+        strict: cli.strict,
+        warnings: Vec::new(),
+    };
+    let result =
+        run(&cli.command, &mut ctx, &mut out).and_then(|()| out.flush().map_err(CliError::Io));
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => {
+            if let Command::Inspect { file, .. }
+            | Command::Dump { file, .. }
+            | Command::Validate { file } = &cli.command
+            {
+                for w in &ctx.warnings {
+                    eprintln!("gamefmt: {}: warning: {w}", file.display());
+                }
+            }
+            ExitCode::SUCCESS
+        }
         Err(CliError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
             match &cli.command {

@@ -9,7 +9,16 @@ use gamefmt::slippi::{
 };
 use serde_json::{Value, json};
 
-use crate::{CliError, json_line};
+use crate::{CliError, Ctx, json_line};
+
+/// The view of a replay, strict or with its warnings collected in `ctx`.
+fn open<'a>(bytes: &'a [u8], ctx: &mut Ctx) -> Result<SlippiView<'a>, CliError> {
+    Ok(if ctx.strict {
+        SlippiView::parse_strict(bytes)?
+    } else {
+        SlippiView::parse_with(bytes, &mut ctx.warnings)?
+    })
+}
 
 /// The facts `inspect` reports, from one full walk of the events.
 struct Facts<'a> {
@@ -113,8 +122,13 @@ fn character_names(g: &GameStart<'_>, fixed: Option<&StartingCharacters>) -> Vec
 }
 
 /// `gamefmt inspect` for a replay.
-pub fn inspect(bytes: &[u8], as_json: bool, out: &mut dyn Write) -> Result<(), CliError> {
-    let view = SlippiView::parse(bytes)?;
+pub fn inspect(
+    bytes: &[u8],
+    as_json: bool,
+    ctx: &mut Ctx,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let view = open(bytes, ctx)?;
     let f = facts(bytes, true)?;
     let meta = view.metadata().ok().flatten();
     let winners = view.winners();
@@ -127,6 +141,7 @@ pub fn inspect(bytes: &[u8], as_json: bool, out: &mut dyn Write) -> Result<(), C
         .collect();
     let value = json!({
         "format": "slippi",
+        "warnings": ctx.warnings_json(),
         "version": version,
         "raw_len": view.declared_raw_len(),
         "stage": g.and_then(|g| g.stage()),
@@ -276,7 +291,8 @@ fn event_json(offset: usize, event: &Event<'_>) -> Value {
 }
 
 /// `gamefmt dump` for a replay: one JSON line per event.
-pub fn dump(bytes: &[u8], out: &mut dyn Write) -> Result<(), CliError> {
+pub fn dump(bytes: &[u8], ctx: &mut Ctx, out: &mut dyn Write) -> Result<(), CliError> {
+    open(bytes, ctx)?;
     let mut iter = SlippiEventIter::new(bytes);
     let mut offset = gamefmt::slippi::HEADER_LEN;
     while let Some(event) = iter.next_event()? {
@@ -288,8 +304,8 @@ pub fn dump(bytes: &[u8], out: &mut dyn Write) -> Result<(), CliError> {
 
 /// `gamefmt validate` for a replay: decodes every event, the Gecko list and
 /// the metadata. A live (truncated) file is reported but not an error.
-pub fn validate(bytes: &[u8], out: &mut dyn Write) -> Result<(), CliError> {
-    let view = SlippiView::parse(bytes)?;
+pub fn validate(bytes: &[u8], ctx: &mut Ctx, out: &mut dyn Write) -> Result<(), CliError> {
+    let view = open(bytes, ctx)?;
     let f = facts(bytes, false)?;
     view.metadata()?;
     if f.game_start.is_none() && f.ending != Ending::Truncated {
