@@ -10,6 +10,12 @@
 //! | [`slippi`] | Slippi `.slp` replays (Super Smash Bros. Melee), spec 0.1.0–3.18.0 |
 //! | [`teehistorian`] | DDNet teehistorian server recordings, versions 1 and 2 |
 //!
+//! Stream formats (teehistorian, Slippi, demo chunks) share one contract,
+//! [`stream`]: a slice iterator, a push decoder and a `Reader` per format,
+//! one [`stream::End`] for how a stream ended, and one truncation rule —
+//! a stream cut inside a record ends quietly after the last whole record
+//! and `end()` says [`stream::End::Truncated`]; damage is an error.
+//!
 //! Shared primitives: [`error`] (one small `Copy` error with a byte offset),
 //! [`bytes`] (a bounds-checked cursor), [`varint`] (the Teeworlds packed
 //! int), [`huffman`] (the Teeworlds Huffman code).
@@ -54,6 +60,7 @@ pub mod huffman;
 pub mod map;
 pub mod slippi;
 pub mod snapshot;
+pub mod stream;
 pub mod teehistorian;
 pub mod varint;
 

@@ -8,19 +8,21 @@
 //! so every typed accessor returns `Option` and is `None` when the event is
 //! too short for it.
 //!
-//! Three ways in, one state machine ([`Decoder`]):
+//! Three ways in, one state machine ([`Decoder`]), following the
+//! [stream contract](crate::stream):
 //!
 //! - [`SlpView::parse`] locates `raw` and `metadata` in a file held in
 //!   memory; [`SlpView::game_start`], [`SlpView::game_end`] and
 //!   [`SlpView::metadata`] answer bulk-indexing questions without walking
-//!   the frames; [`SlippiEventIter`] walks every [`Event`]; [`Frames`]
-//!   groups them per frame and flags rollback re-sends.
+//!   the frames; [`SlippiEventIter`] walks every [`Event`].
 //! - [`Decoder`] is fed chunks by the caller (a growing file, a spectator
-//!   stream) and lends one record at a time; [`Decoder::ending`] tells a
+//!   stream) and lends one [`Item`] at a time; [`Decoder::end`] tells a
 //!   complete game (Game End seen) from one ending at an event boundary or
 //!   inside an event.
-//! - `Reader` (feature `std`) does the same over any `io::Read` with one
-//!   fixed buffer.
+//! - `Reader` (feature `std`) does the same over any `io::Read`.
+//!
+//! [`FrameGrouper`] groups events into frames and flags rollback re-sends,
+//! fed from any of the three; [`Frames`] is it over a file in memory.
 //!
 //! The Gecko code list arrives in Message Splitter chunks;
 //! [`Reassembler`] joins them into a caller buffer and [`GeckoList`] walks
@@ -57,7 +59,9 @@ mod frame_events;
 mod frames;
 mod game_end;
 mod game_start;
+mod grouper;
 mod item;
+mod iter;
 mod metadata;
 mod payloads;
 #[cfg(feature = "std")]
@@ -69,20 +73,22 @@ mod view;
 #[cfg(feature = "alloc")]
 mod writer;
 
-pub use decoder::{Decoded, Decoder, Ending};
-pub use events::{Event, SlippiEventIter, UnknownEvent};
+pub use decoder::{Decoder, Item, MAX_RECORD};
+pub use events::{Event, UnknownEvent};
 pub use field::trim_nul;
 pub use frame_events::{FrameBookend, FrameStart, PostFrame, PreFrame};
 pub use frames::{CharacterFrame, FRAME_ITEMS, FRAME_PLAYERS, FRAME_STAGE_EVENTS, Frame, Frames};
 pub use game_end::GameEnd;
+pub use grouper::{ClosedFrame, FrameGrouper, Placement};
 pub use game_start::{
     GameStart, PLAYER_BLOCKS, PORTS, PlayerSlot, SHEIK_FIX_VERSION, Version, zelda_sheik_external,
 };
 pub use item::ItemUpdate;
+pub use iter::SlippiEventIter;
 pub use metadata::{MetaPlayer, Metadata};
 pub use payloads::{EventPayloads, PayloadSizes};
 #[cfg(feature = "std")]
-pub use reader::{DEFAULT_BUFFER, Reader};
+pub use reader::Reader;
 #[cfg(feature = "alloc")]
 pub use splitter::VecReassembler;
 pub use splitter::{

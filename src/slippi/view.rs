@@ -2,8 +2,11 @@
 
 use crate::error::{Error, Result};
 
-use super::decoder::{Decoded, Decoder, Ending};
-use super::events::{Event, SlippiEventIter};
+use crate::stream::{Decoded, End};
+
+use super::decoder::{Decoder, Item};
+use super::events::Event;
+use super::iter::SlippiEventIter;
 use super::game_end::GameEnd;
 use super::game_start::GameStart;
 use super::metadata::Metadata;
@@ -38,7 +41,10 @@ impl<'a> SlpView<'a> {
     pub fn parse(file: &'a [u8]) -> Result<Self> {
         let mut decoder = Decoder::new();
         let raw_len = match decoder.decode(file)? {
-            (Decoded::Header { raw_len }, _) => raw_len,
+            Decoded::Record {
+                record: Item::Header { raw_len },
+                ..
+            } => raw_len,
             _ => return Err(Error::truncated(file.len())),
         };
         let body = file.get(HEADER_LEN..).unwrap_or_default();
@@ -60,13 +66,15 @@ impl<'a> SlpView<'a> {
         let mut game_end = None;
         while decoder.in_raw() {
             match decoder.decode(rest) {
-                Ok((Decoded::Event(event), used)) => {
+                Ok(Decoded::Record {
+                    record: Item::Event(event),
+                    consumed,
+                }) => {
                     if let Event::GameEnd(e) = event {
                         game_end = Some(e.bytes());
                     }
-                    rest = rest.get(used..).unwrap_or_default();
+                    rest = rest.get(consumed..).unwrap_or_default();
                 }
-                Ok((Decoded::Header { .. }, _)) => {}
                 _ => break,
             }
         }
@@ -141,8 +149,8 @@ impl<'a> SlpView<'a> {
     /// Start.
     pub fn game_start(&self) -> Result<GameStart<'a>> {
         let mut events = self.events();
-        let _payloads = events.next_event()?;
-        match events.next_event()? {
+        let _payloads = events.next().transpose()?;
+        match events.next().transpose()? {
             Some(Event::GameStart(g)) => Ok(g),
             Some(_) => Err(Error::corrupt("second event is not Game Start", HEADER_LEN)),
             None => Err(Error::truncated(self.file.len())),
@@ -181,10 +189,10 @@ impl<'a> SlpView<'a> {
 
     /// How the raw events end, by a full walk of the event sizes.
     #[must_use]
-    pub fn ending(&self) -> Ending {
+    pub fn end(&self) -> End {
         let mut events = self.events();
-        while let Ok(Some(_)) = events.next_event() {}
-        events.ending()
+        while let Some(Ok(_)) = events.next() {}
+        events.end()
     }
 }
 
