@@ -15,8 +15,9 @@ mod common;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use gamefmt::ErrorKind;
+use gamefmt::stream::{Decoded, End};
 use gamefmt::slippi::{
-    Decoded, Decoder, Ending, Event, Frames, GeckoList, Reassembler, SHEIK_FIX_VERSION,
+    Decoder, Event, Item, Frames, GeckoList, Reassembler, SHEIK_FIX_VERSION,
     SlippiEventIter, SlpView, zelda_sheik_external,
 };
 
@@ -69,7 +70,7 @@ struct Facts {
     gecko_codes: Option<i64>,
 }
 
-fn facts(bytes: &[u8]) -> Result<(Facts, Ending), gamefmt::Error> {
+fn facts(bytes: &[u8]) -> Result<(Facts, End), gamefmt::Error> {
     let view = SlpView::parse(bytes)?;
     let mut f = Facts {
         raw_len: i64::from(view.declared_raw_len()),
@@ -86,7 +87,7 @@ fn facts(bytes: &[u8]) -> Result<(Facts, Ending), gamefmt::Error> {
     let mut chars = [None; 4];
     let mut old = false;
     let mut it = SlippiEventIter::new(bytes);
-    while let Some(e) = it.next_event()? {
+    while let Some(e) = it.next().transpose()? {
         *f.counts.entry(e.code()).or_default() += 1;
         if let Some(n) = e.frame() {
             frames.insert(n);
@@ -131,7 +132,7 @@ fn facts(bytes: &[u8]) -> Result<(Facts, Ending), gamefmt::Error> {
     f.first_frame = frames.first().map(|&v| i64::from(v));
     f.last_frame = frames.last().map(|&v| i64::from(v));
     f.unique_frames = frames.len() as i64;
-    Ok((f, it.ending()))
+    Ok((f, it.end()))
 }
 
 fn expected_facts(r: &Row) -> Facts {
@@ -252,19 +253,22 @@ fn endings_match_the_files() {
         facts(b).unwrap().1
     };
     // Cut inside a splitter chunk (SOURCES.md).
-    assert_eq!(ending("v3.7.0_peppi_corrupt.slp"), Ending::Truncated);
+    assert!(matches!(
+        ending("v3.7.0_peppi_corrupt.slp"),
+        End::Truncated { .. }
+    ));
     // In-progress file: raw length 0, no Game End; a byte walk shows it
     // stops exactly at an event boundary.
-    assert_eq!(ending("v1.2.0_slippi-js_incomplete.slp"), Ending::Eof);
+    assert_eq!(ending("v1.2.0_slippi-js_incomplete.slp"), End::Eof);
     // Complete files without Game End.
-    assert_eq!(ending("v3.13.0_slippi-js_geckoCodes.slp"), Ending::Eof);
+    assert_eq!(ending("v3.13.0_slippi-js_geckoCodes.slp"), End::Eof);
     assert_eq!(
         ending("v3.15.0_peppi_duplicate_game_end.slp"),
-        Ending::Complete
+        End::Complete
     );
     assert_eq!(
         ending("v1.0.0_py-slippi_streaming_game.slp"),
-        Ending::Complete
+        End::Complete
     );
 }
 
@@ -289,12 +293,12 @@ fn bad_files_fail_cleanly() {
 }
 
 /// (command, payload) of every event, by the slice iterator.
-fn slice_events(bytes: &[u8]) -> (Vec<(u8, &[u8])>, Ending, bool) {
+fn slice_events(bytes: &[u8]) -> (Vec<(u8, &[u8])>, End, bool) {
     let mut it = SlippiEventIter::new(bytes);
     let mut out = Vec::new();
     let mut failed = false;
     loop {
-        match it.next_event() {
+        match it.next().transpose() {
             Ok(Some(e)) => out.push((e.code(), e.payload())),
             Ok(None) => break,
             Err(_) => {
@@ -303,7 +307,7 @@ fn slice_events(bytes: &[u8]) -> (Vec<(u8, &[u8])>, Ending, bool) {
             }
         }
     }
-    (out, it.ending(), failed)
+    (out, it.end(), failed)
 }
 
 /// Feeds `bytes` to a Decoder in chunks of the sizes `next_size` gives and
@@ -312,7 +316,7 @@ fn chunked(
     bytes: &[u8],
     want: &[(u8, &[u8])],
     mut next_size: impl FnMut() -> usize,
-) -> (usize, Ending, bool) {
+) -> (usize, End, bool) {
     let mut d = Decoder::new();
     let mut pending: Vec<u8> = Vec::new();
     let mut start = 0;
@@ -324,15 +328,18 @@ fn chunked(
         fed += take;
         loop {
             match d.decode(&pending[start..]) {
-                Ok((Decoded::NeedMore | Decoded::Done, _)) => break,
-                Ok((rec, used)) => {
-                    if let Decoded::Event(e) = rec {
+                Ok(Decoded::NeedMore { .. } | Decoded::Done) => break,
+                Ok(Decoded::Record {
+                    record: rec,
+                    consumed: used,
+                }) => {
+                    if let Item::Event(e) = rec {
                         assert_eq!((e.code(), e.payload()), want[n], "event {n}");
                         n += 1;
                     }
                     start += used;
                 }
-                Err(_) => return (n, d.ending(pending.len() - start), true),
+                Err(_) => return (n, d.end(pending.len() - start), true),
             }
         }
         if start > 1 << 16 {
@@ -340,7 +347,7 @@ fn chunked(
             start = 0;
         }
     }
-    (n, d.ending(pending.len() - start), false)
+    (n, d.end(pending.len() - start), false)
 }
 
 #[test]
@@ -372,7 +379,7 @@ fn chunked_decoding_equals_slice_decoding() {
 /// The std Reader with a small buffer and an `io::Read` that returns short
 /// reads yields the same events as the slice iterator.
 #[cfg(feature = "std")]
-fn reader_matches(name: &str, bytes: &[u8], want: &[(u8, &[u8])], ending: Ending, failed: bool) {
+fn reader_matches(name: &str, bytes: &[u8], want: &[(u8, &[u8])], ending: End, failed: bool) {
     // The std Reader with a small buffer and a reader that returns
     // short reads.
     struct Trickle<'a>(&'a [u8], u64);
@@ -392,7 +399,7 @@ fn reader_matches(name: &str, bytes: &[u8], want: &[(u8, &[u8])], ending: Ending
     let mut rfailed = false;
     while let Some(r) = reader.next() {
         match r {
-            Ok(Decoded::Event(e)) => {
+            Ok(Item::Event(e)) => {
                 assert_eq!((e.code(), e.payload()), want[n], "{name}: reader event {n}");
                 n += 1;
             }
@@ -402,7 +409,7 @@ fn reader_matches(name: &str, bytes: &[u8], want: &[(u8, &[u8])], ending: Ending
     }
     assert_eq!((n, rfailed), (want.len(), failed), "{name}: reader");
     if !failed {
-        assert_eq!(reader.ending(), ending, "{name}: reader ending");
+        assert_eq!(reader.end(), ending, "{name}: reader ending");
     }
 }
 

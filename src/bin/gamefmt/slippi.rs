@@ -3,8 +3,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 
+use gamefmt::stream::End;
 use gamefmt::slippi::{
-    CMD_GECKO_LIST, Ending, Event, GameStart, GeckoList, SHEIK_FIX_VERSION, SlippiEventIter,
+    CMD_GECKO_LIST, Event, GameStart, GeckoList, SHEIK_FIX_VERSION, SlippiEventIter,
     SlpView, VecReassembler, zelda_sheik_external,
 };
 use serde_json::{Value, json};
@@ -23,7 +24,7 @@ struct Facts<'a> {
     event_counts: BTreeMap<u8, u64>,
     gecko_codes: Option<usize>,
     events: u64,
-    ending: Ending,
+    ending: End,
 }
 
 /// One walk over every event. With `partial`, damage after Game Start ends
@@ -40,12 +41,12 @@ fn facts(bytes: &[u8], partial: bool) -> Result<Facts<'_>, CliError> {
         event_counts: BTreeMap::new(),
         gecko_codes: None,
         events: 0,
-        ending: Ending::Eof,
+        ending: End::Eof,
     };
     let mut splits = VecReassembler::new();
     let mut iter = SlippiEventIter::new(bytes);
     loop {
-        let event = match iter.next_event() {
+        let event = match iter.next().transpose() {
             Ok(Some(event)) => event,
             Ok(None) => break,
             Err(e) if partial && f.game_start.is_some() => {
@@ -92,8 +93,17 @@ fn facts(bytes: &[u8], partial: bool) -> Result<Facts<'_>, CliError> {
             _ => {}
         }
     }
-    f.ending = iter.ending();
+    f.ending = iter.end();
     Ok(f)
+}
+
+/// How the CLI names an ending: damage that `inspect` tolerates (after
+/// Game Start) ends the walk like a truncation.
+fn end_name(end: End) -> &'static str {
+    match end {
+        End::Damaged(_) => "truncated",
+        other => other.name(),
+    }
 }
 
 /// Whether Game Start predates the Zelda/Sheik fix (slippi-js then takes
@@ -146,7 +156,7 @@ pub fn inspect(bytes: &[u8], as_json: bool, out: &mut dyn Write) -> Result<(), C
         "placements": f.placements,
         "event_counts": counts,
         "gecko_codes": f.gecko_codes,
-        "end": f.ending.name(),
+        "end": end_name(f.ending),
     });
     if as_json {
         json_line(out, &value)?;
@@ -192,7 +202,7 @@ pub fn inspect(bytes: &[u8], as_json: bool, out: &mut dyn Write) -> Result<(), C
             m.played_on().unwrap_or("-")
         )?;
     }
-    writeln!(out, "  end:      {}", f.ending.name())?;
+    writeln!(out, "  end:      {}", end_name(f.ending))?;
     Ok(())
 }
 
@@ -266,7 +276,7 @@ fn event_json(offset: usize, event: &Event<'_>) -> Value {
 pub fn dump(bytes: &[u8], out: &mut dyn Write) -> Result<(), CliError> {
     let mut iter = SlippiEventIter::new(bytes);
     let mut offset = gamefmt::slippi::HEADER_LEN;
-    while let Some(event) = iter.next_event()? {
+    while let Some(event) = iter.next().transpose()? {
         json_line(out, &event_json(offset, &event))?;
         offset = iter.decoder().offset();
     }
@@ -279,7 +289,7 @@ pub fn validate(bytes: &[u8], out: &mut dyn Write) -> Result<(), CliError> {
     let view = SlpView::parse(bytes)?;
     let f = facts(bytes, false)?;
     view.metadata()?;
-    if f.game_start.is_none() && f.ending != Ending::Truncated {
+    if f.game_start.is_none() && !matches!(f.ending, End::Truncated { .. }) {
         return Err(CliError::Invalid("no Game Start event".into()));
     }
     writeln!(
@@ -287,7 +297,7 @@ pub fn validate(bytes: &[u8], out: &mut dyn Write) -> Result<(), CliError> {
         "ok: {} events, {} frames, end {}",
         f.events,
         f.frames.len(),
-        f.ending.name()
+        end_name(f.ending)
     )?;
     Ok(())
 }

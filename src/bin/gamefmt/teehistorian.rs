@@ -3,9 +3,8 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 
-use gamefmt::teehistorian::{
-    End, Ex, ExMessage, Header, Message, PlayerState, Record, TeehistorianIter,
-};
+use gamefmt::stream::End;
+use gamefmt::teehistorian::{Ex, ExMessage, Header, Message, PlayerState, Record, TeehistorianIter};
 use serde_json::{Value, json};
 
 use crate::{CliError, json_line};
@@ -19,6 +18,23 @@ struct Facts {
     ex_counts_by_uuid: BTreeMap<String, u64>,
     last_tick: i32,
     end: End,
+}
+
+/// How the CLI names an ending: FINISH for a complete recording.
+fn end_name(end: End) -> &'static str {
+    match end {
+        End::Complete => "finish",
+        other => other.name(),
+    }
+}
+
+/// A recording cut inside a message is an error for `dump` and
+/// `validate` (after everything before the cut).
+fn not_cut(end: End) -> Result<(), CliError> {
+    match end {
+        End::Truncated { offset } => Err(gamefmt::Error::truncated(offset).into()),
+        _ => Ok(()),
+    }
 }
 
 /// The key of an EX message in `ex_counts`: its UUID name, or "unknown".
@@ -36,14 +52,10 @@ fn facts(bytes: &[u8]) -> Result<(Header<'_>, Facts), CliError> {
         ex_counts: BTreeMap::new(),
         ex_counts_by_uuid: BTreeMap::new(),
         last_tick: 0,
-        end: End::Truncated,
+        end: End::Eof,
     };
     for record in iter.by_ref() {
-        let record = match record {
-            Ok(r) => r,
-            Err(e) if e.kind == gamefmt::ErrorKind::Truncated => break,
-            Err(e) => return Err(e.into()),
-        };
+        let record = record?;
         f.messages = f.messages.saturating_add(1);
         let count = f.counts.entry(record.message.kind().name()).or_default();
         *count = count.saturating_add(1);
@@ -55,7 +67,7 @@ fn facts(bytes: &[u8]) -> Result<(Header<'_>, Facts), CliError> {
         }
         f.last_tick = record.tick;
     }
-    f.end = iter.end().unwrap_or(End::Truncated);
+    f.end = iter.end();
     Ok((header, f))
 }
 
@@ -79,7 +91,7 @@ pub fn inspect(bytes: &[u8], as_json: bool, out: &mut dyn Write) -> Result<(), C
                 "ex_counts": f.ex_counts,
                 "ex_counts_by_uuid": f.ex_counts_by_uuid,
                 "last_tick": f.last_tick,
-                "end": f.end.name(),
+                "end": end_name(f.end),
             }),
         )?;
         return Ok(());
@@ -104,7 +116,7 @@ pub fn inspect(bytes: &[u8], as_json: bool, out: &mut dyn Write) -> Result<(), C
         "  messages: {} up to tick {} (end: {})",
         f.messages,
         f.last_tick,
-        f.end.name()
+        end_name(f.end)
     )?;
     for (kind, n) in &f.counts {
         writeln!(out, "    {kind:<16} {n}")?;
@@ -227,10 +239,9 @@ pub fn dump(bytes: &[u8], out: &mut dyn Write) -> Result<(), CliError> {
     for record in iter.by_ref() {
         json_line(out, &record_json(&record?))?;
     }
-    if let Some(end) = iter.end() {
-        json_line(out, &json!({ "end": end.name() }))?;
-    }
-    Ok(())
+    let end = iter.end();
+    json_line(out, &json!({ "end": end_name(end) }))?;
+    not_cut(end)
 }
 
 /// `gamefmt validate` for a teehistorian recording: every message, every
@@ -258,7 +269,8 @@ pub fn validate(bytes: &[u8], out: &mut dyn Write) -> Result<(), CliError> {
             })?;
         }
     }
-    let end = iter.end().unwrap_or(End::Truncated);
+    let end = iter.end();
+    not_cut(end)?;
     writeln!(
         out,
         "ok: teehistorian version {}, {messages} messages up to tick {}, end: {}",
