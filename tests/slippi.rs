@@ -315,11 +315,17 @@ fn live_file_endings() {
     let mut rest = &trailing[..];
     let mut records = 0;
     loop {
-        let Decoded::Record { consumed, .. } = d.decode(rest).unwrap() else {
-            break;
-        };
-        rest = &rest[consumed..];
-        records += 1;
+        match d.decode(rest).unwrap() {
+            Decoded::Record { consumed, .. } => {
+                rest = &rest[consumed..];
+                records += 1;
+            }
+            Decoded::Done { consumed } => {
+                rest = &rest[consumed..];
+                break;
+            }
+            Decoded::NeedMore { .. } => panic!("need more"),
+        }
     }
     assert_eq!(records, 11); // header, 9 events, metadata
     assert_eq!(rest, b"\n\0garbage");

@@ -328,7 +328,7 @@ fn chunked(
         fed += take;
         loop {
             match d.decode(&pending[start..]) {
-                Ok(Decoded::NeedMore { .. } | Decoded::Done) => break,
+                Ok(Decoded::NeedMore { .. } | Decoded::Done { .. }) => break,
                 Ok(Decoded::Record {
                     record: rec,
                     consumed: used,

@@ -97,7 +97,7 @@ fn walk(bytes: &[u8], buf: &mut [u8]) -> (u64, usize) {
                 end += n;
                 fed += n;
             }
-            Ok(Decoded::Done) | Err(_) => break,
+            Ok(Decoded::Done { .. }) | Err(_) => break,
             Ok(Decoded::Record { consumed, .. }) => start += consumed,
         }
     }

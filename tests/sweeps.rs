@@ -66,7 +66,7 @@ impl Stream for Teehistorian {
             }
             Ok(Decoded::Record { consumed, .. }) => Step::Skip(consumed),
             Ok(Decoded::NeedMore { .. }) => Step::NeedMore,
-            Ok(Decoded::Done) => Step::Done,
+            Ok(Decoded::Done { .. }) => Step::Done,
             Err(_) => Step::Error,
         }
     }
@@ -179,7 +179,7 @@ impl Stream for Slippi {
                 Step::Skip(used)
             }
             Ok(Decoded::NeedMore { .. }) => Step::NeedMore,
-            Ok(Decoded::Done) => Step::Done,
+            Ok(Decoded::Done { .. }) => Step::Done,
             Ok(Decoded::Record { consumed, .. }) => Step::Skip(consumed),
             Err(_) => Step::Error,
         }
@@ -313,7 +313,7 @@ impl Stream for Demo {
                 Step::Record(record, consumed)
             }
             Ok(Decoded::NeedMore { .. }) => Step::NeedMore,
-            Ok(Decoded::Done) => Step::Done,
+            Ok(Decoded::Done { .. }) => Step::Done,
             Err(_) => Step::Error,
         }
     }

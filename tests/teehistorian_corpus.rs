@@ -33,7 +33,9 @@ fn reader_header<R: std::io::Read>(reader: &mut Reader<R>) -> Result<String, Rea
             Some(Ok(Item::HeaderPiece { json: piece, last })) => {
                 json.extend_from_slice(piece);
                 if last {
-                    let json = String::from_utf8(json).unwrap();
+                    let json = String::from_utf8(json).map_err(|_| {
+                        ReadError::Decode(gamefmt::Error::new(ErrorKind::InvalidString, 16))
+                    })?;
                     gamefmt::teehistorian::Header::parse(&json).map_err(ReadError::Decode)?;
                     return Ok(json);
                 }
@@ -120,7 +122,8 @@ fn facts(bytes: &[u8]) -> Value {
         "ex_counts": ex_counts,
         "messages": records.len(),
         "last_tick": records.last().map_or(0, |r| r.tick),
-        "end": end.name(),
+        // The expected files name FINISH as teehistorian does.
+        "end": if end == End::Complete { "finish" } else { end.name() },
         "version": header.header().version(),
         "format": "teehistorian",
     })
@@ -254,7 +257,7 @@ fn check_chunked(name: &str, bytes: &[u8], mut next_size: impl FnMut() -> usize)
                     used += consumed;
                 }
                 Decoded::Record { consumed, .. } => used += consumed,
-                Decoded::NeedMore { .. } | Decoded::Done => break,
+                Decoded::NeedMore { .. } | Decoded::Done { .. } => break,
             }
         }
         pending.drain(..used);

@@ -66,7 +66,7 @@ fn push(bytes: &[u8]) -> (usize, End) {
                     n += 1;
                     used += consumed;
                 }
-                Ok(Decoded::NeedMore { .. } | Decoded::Done) => break,
+                Ok(Decoded::NeedMore { .. } | Decoded::Done { .. }) => break,
                 Err(_) => return (n, decoder.end(0)),
             }
         }

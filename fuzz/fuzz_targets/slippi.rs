@@ -155,7 +155,7 @@ fn push(bytes: &[u8]) -> (Vec<(u8, Vec<u8>)>, Option<Error>, Ending) {
                     used += n;
                 }
                 Ok((Decoded::NeedMore, _)) => break,
-                Ok((Decoded::Done, n)) => {
+                Ok((Decoded::Done { .. }, n)) => {
                     used += n;
                     pending.drain(..used);
                     return (events, None, decoder.ending(pending.len()));

@@ -128,7 +128,7 @@ impl Decoder {
         let (step, used) = self.step(input)?;
         Ok(match step {
             Step::NeedMore(needed) => Decoded::NeedMore { needed },
-            Step::Done => Decoded::Done,
+            Step::Done => Decoded::Done { consumed: used },
             _ => Decoded::Record {
                 record: record(step, input.get(..used).unwrap_or_default()),
                 consumed: used,

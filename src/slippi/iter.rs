@@ -57,7 +57,7 @@ impl<'a> SlippiEventIter<'a> {
                         Item::Metadata(_) => return Ok(None),
                     }
                 }
-                Ok(Decoded::NeedMore { .. } | Decoded::Done) => return Ok(None),
+                Ok(Decoded::NeedMore { .. } | Decoded::Done { .. }) => return Ok(None),
                 // Damage in the metadata is not an event error.
                 Err(_) if !self.decoder.in_raw() => return Ok(None),
                 Err(e) => {

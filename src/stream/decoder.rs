@@ -24,9 +24,13 @@ pub enum Decoded<T> {
         /// it; `None` when they do not.
         needed: Option<usize>,
     },
-    /// The stream is over (its end marker or closing bytes were decoded);
-    /// bytes after it are not read.
-    Done,
+    /// The stream is over: its end marker was decoded, or its closing
+    /// bytes, which took the first `consumed` bytes of the input (0 when
+    /// nothing was left to close). Bytes after them are not read.
+    Done {
+        /// Bytes of the input the closing took.
+        consumed: usize,
+    },
 }
 
 /// A push decoder: the caller owns the bytes and feeds whatever it has;

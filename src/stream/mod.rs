@@ -47,7 +47,7 @@
 //! let records = iter.by_ref().collect::<Result<Vec<_>, _>>()?;
 //! assert!(!records.is_empty());
 //! assert!(matches!(iter.end(), End::Truncated { .. }));
-//! assert_eq!(TeehistorianIter::new(SAMPLE)?.count(), records.len() + 1);
+//! assert!(records.len() < TeehistorianIter::new(SAMPLE)?.count());
 //! # Ok::<(), gamefmt::Error>(())
 //! ```
 

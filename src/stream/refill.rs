@@ -263,7 +263,8 @@ impl<B: Storage, D: Decoder + Clone> Refill<B, D> {
                 self.start = self.start.saturating_add(consumed);
                 return Some(Ok(record));
             }
-            Ok(Decoded::Done) => {
+            Ok(Decoded::Done { consumed }) => {
+                self.start = self.start.saturating_add(consumed);
                 self.end = Some(self.decoder.end(0));
                 return None;
             }

@@ -295,7 +295,7 @@ impl Decoder {
                 None => Decoded::NeedMore { needed: None },
             }),
             State::Messages => self.decode_message(input),
-            State::Finished => Ok(Decoded::Done),
+            State::Finished => Ok(Decoded::Done { consumed: 0 }),
             State::Failed(e) => Err(e),
         };
         if let Err(e) = result {
