@@ -283,7 +283,10 @@ fn demo_map_larger_than_its_file() {
             demo::Reader::new(&bad[..])
         })
         .unwrap_err();
-        assert_eq!(std::io::Error::from(err).kind(), std::io::ErrorKind::InvalidData);
+        assert_eq!(
+            std::io::Error::from(err).kind(),
+            std::io::ErrorKind::InvalidData
+        );
     }
 }
 
@@ -301,11 +304,7 @@ fn demo_chunk_larger_than_its_file() {
         it.by_ref().map(Result::unwrap).count()
     });
     assert_eq!(n, 1);
-    assert!(
-        matches!(it.end(), End::Truncated { .. }),
-        "{:?}",
-        it.end()
-    );
+    assert!(matches!(it.end(), End::Truncated { .. }), "{:?}", it.end());
     let mut reader = demo::Reader::new(&bad[..]).unwrap();
     let n = capped("demo reader chunk claim", 1 << 18, || {
         let mut n = 0;

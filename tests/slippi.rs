@@ -11,11 +11,11 @@
 )]
 
 use gamefmt::ErrorKind;
-use gamefmt::stream::{Decoded, End};
 use gamefmt::slippi::{
-    Decoder, Event, Frames, Item, GeckoList, MessageSplitter, PayloadSizes, Reader,
-    Reassembler, SAMPLE_SLP, SlippiEventIter, SlpView, SlpWriter, Version,
+    Decoder, Event, Frames, GeckoList, Item, MessageSplitter, PayloadSizes, Reader, Reassembler,
+    SAMPLE_SLP, SlippiEventIter, SlpView, SlpWriter, Version,
 };
+use gamefmt::stream::{Decoded, End};
 
 /// A payload of `size` bytes (command byte not included) with `fields`
 /// written at their *event* offsets (command byte = offset 0).

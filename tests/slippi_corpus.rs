@@ -15,11 +15,11 @@ mod common;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use gamefmt::ErrorKind;
-use gamefmt::stream::{Decoded, End};
 use gamefmt::slippi::{
-    Decoder, Event, Item, Frames, GeckoList, Reassembler, SHEIK_FIX_VERSION,
-    SlippiEventIter, SlpView, zelda_sheik_external,
+    Decoder, Event, Frames, GeckoList, Item, Reassembler, SHEIK_FIX_VERSION, SlippiEventIter,
+    SlpView, zelda_sheik_external,
 };
+use gamefmt::stream::{Decoded, End};
 
 type Row = HashMap<String, String>;
 
@@ -266,10 +266,7 @@ fn endings_match_the_files() {
         ending("v3.15.0_peppi_duplicate_game_end.slp"),
         End::Complete
     );
-    assert_eq!(
-        ending("v1.0.0_py-slippi_streaming_game.slp"),
-        End::Complete
-    );
+    assert_eq!(ending("v1.0.0_py-slippi_streaming_game.slp"), End::Complete);
 }
 
 #[test]

@@ -14,10 +14,10 @@ mod common;
 mod counting_alloc;
 
 use counting_alloc::{CountingAlloc, allocations_during};
-use gamefmt::stream::Decoded;
 use gamefmt::slippi::{
     Decoder, Event, Frames, GeckoList, Reassembler, SAMPLE_SLP, SlippiEventIter, SlpView,
 };
+use gamefmt::stream::Decoded;
 
 #[global_allocator]
 static ALLOC: CountingAlloc = CountingAlloc;

@@ -195,7 +195,8 @@ fn slippi_in_4_kib() {
 
 #[test]
 fn demos_in_their_largest_chunk() {
-    let Some(files) = common::corpus_files("demos_in_their_largest_chunk", "teeworlds/demos", ".demo")
+    let Some(files) =
+        common::corpus_files("demos_in_their_largest_chunk", "teeworlds/demos", ".demo")
     else {
         return;
     };
@@ -359,7 +360,12 @@ fn demo_frames_from_a_reader() {
         if !failed && let Some(f) = rec.finish() {
             got.push(summary(&f));
         }
-        assert!(got == want, "{name}: {} frames, want {}", got.len(), want.len());
+        assert!(
+            got == want,
+            "{name}: {} frames, want {}",
+            got.len(),
+            want.len()
+        );
         frames_checked += got.len();
     }
     assert!(frames_checked > 1000, "only {frames_checked} frames");

@@ -22,8 +22,8 @@ mod common;
 mod sweep;
 
 use gamefmt::demo::{self, Chunk, ChunkKind, DemoView, Frames, OwnedBuffers};
-use gamefmt::stream::{Decoded, End};
 use gamefmt::snapshot::{DeltaView, SnapshotView};
+use gamefmt::stream::{Decoded, End};
 use gamefmt::{slippi, teehistorian};
 use sweep::{Figures, Scratch, Step, Stream, sweep_file};
 use zerocopy::little_endian::I32;

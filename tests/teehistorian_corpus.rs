@@ -328,7 +328,10 @@ fn reader_equals_slice_decoding() {
     };
     for (name, bytes, _) in &files {
         if TeehistorianIter::new(bytes).is_err() {
-            assert!(reader_header(&mut Reader::new(&bytes[..])).is_err(), "{name}");
+            assert!(
+                reader_header(&mut Reader::new(&bytes[..])).is_err(),
+                "{name}"
+            );
             continue;
         }
         let (expected, end) = slice_records(bytes);
@@ -340,7 +343,11 @@ fn reader_equals_slice_decoding() {
         );
         let mut index = 0;
         while let Some(r) = reader.next() {
-            assert_eq!(message(r).unwrap(), expected[index], "{name}: record {index}");
+            assert_eq!(
+                message(r).unwrap(),
+                expected[index],
+                "{name}: record {index}"
+            );
             index += 1;
         }
         assert_eq!(index, expected.len(), "{name}");

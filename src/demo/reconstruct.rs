@@ -5,8 +5,8 @@ use zerocopy::little_endian::I32;
 use super::chunk::{Chunk, ChunkKind, DemoChunkIter};
 use super::{DemoView, decode_payload, in_decoded};
 use crate::error::{Error, Result};
-use crate::stream::End;
 use crate::snapshot::{DeltaView, SnapshotView, apply};
+use crate::stream::End;
 
 /// Bytes a Huffman-decoded chunk payload may take (DDNet drops larger ones).
 pub const MAX_PAYLOAD: usize = crate::snapshot::MAX_SIZE;

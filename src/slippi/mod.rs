@@ -79,10 +79,10 @@ pub use field::trim_nul;
 pub use frame_events::{FrameBookend, FrameStart, PostFrame, PreFrame};
 pub use frames::{CharacterFrame, FRAME_ITEMS, FRAME_PLAYERS, FRAME_STAGE_EVENTS, Frame, Frames};
 pub use game_end::GameEnd;
-pub use grouper::{ClosedFrame, FrameGrouper, Placement};
 pub use game_start::{
     GameStart, PLAYER_BLOCKS, PORTS, PlayerSlot, SHEIK_FIX_VERSION, Version, zelda_sheik_external,
 };
+pub use grouper::{ClosedFrame, FrameGrouper, Placement};
 pub use item::ItemUpdate;
 pub use iter::SlippiEventIter;
 pub use metadata::{MetaPlayer, Metadata};

@@ -6,9 +6,9 @@ use crate::stream::{Decoded, End};
 
 use super::decoder::{Decoder, Item};
 use super::events::Event;
-use super::iter::SlippiEventIter;
 use super::game_end::GameEnd;
 use super::game_start::GameStart;
+use super::iter::SlippiEventIter;
 use super::metadata::Metadata;
 use super::payloads::PayloadSizes;
 use super::{CMD_GAME_END, HEADER_LEN};

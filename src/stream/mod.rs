@@ -57,7 +57,10 @@ mod end;
 mod reader;
 #[cfg_attr(
     not(feature = "std"),
-    allow(dead_code, reason = "the refill loop is used by the std Reader only so far")
+    allow(
+        dead_code,
+        reason = "the refill loop is used by the std Reader only so far"
+    )
 )]
 mod refill;
 

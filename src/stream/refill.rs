@@ -134,9 +134,7 @@ impl<B: Storage, D: Decoder + Clone> Refill<B, D> {
     /// Moves the pending bytes to the front and reads once after them.
     fn read_more<S: ByteSource>(&mut self, src: &mut S) -> Result<(), Failure<S::Error>> {
         if self.start > 0 {
-            self.buf
-                .bytes_mut()
-                .copy_within(self.start..self.filled, 0);
+            self.buf.bytes_mut().copy_within(self.start..self.filled, 0);
             self.filled = self.pending_len();
             self.start = 0;
         }
@@ -158,7 +156,11 @@ impl<B: Storage, D: Decoder + Clone> Refill<B, D> {
 
     /// Reads until `want` bytes are pending, the buffer is full, or the
     /// source ends.
-    fn read_to<S: ByteSource>(&mut self, src: &mut S, want: usize) -> Result<(), Failure<S::Error>> {
+    fn read_to<S: ByteSource>(
+        &mut self,
+        src: &mut S,
+        want: usize,
+    ) -> Result<(), Failure<S::Error>> {
         while !self.eof && self.pending_len() < want && self.pending_len() < self.capacity() {
             self.read_more(src)?;
         }

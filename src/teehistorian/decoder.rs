@@ -436,7 +436,6 @@ impl stream::Decoder for Decoder {
     }
 }
 
-
 /// The fast path for the two messages that make up nearly all of a
 /// real recording (on the corpus, PLAYER_DIFF is 90% of messages and
 /// INPUT_DIFF 9%, 95% of the bytes between them) in their usual shape:

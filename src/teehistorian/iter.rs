@@ -80,8 +80,7 @@ impl<'a> TeehistorianIter<'a> {
     /// an error; before that, as if the input ended here).
     #[must_use]
     pub fn end(&self) -> End {
-        self.decoder
-            .end(self.data.len().saturating_sub(self.pos))
+        self.decoder.end(self.data.len().saturating_sub(self.pos))
     }
 
     /// The tick of the last message yielded.

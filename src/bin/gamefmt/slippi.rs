@@ -3,11 +3,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 
-use gamefmt::stream::End;
 use gamefmt::slippi::{
-    CMD_GECKO_LIST, Event, GameStart, GeckoList, SHEIK_FIX_VERSION, SlippiEventIter,
-    SlpView, VecReassembler, zelda_sheik_external,
+    CMD_GECKO_LIST, Event, GameStart, GeckoList, SHEIK_FIX_VERSION, SlippiEventIter, SlpView,
+    VecReassembler, zelda_sheik_external,
 };
+use gamefmt::stream::End;
 use serde_json::{Value, json};
 
 use crate::{CliError, json_line};

@@ -4,7 +4,9 @@ use std::collections::BTreeMap;
 use std::io::Write;
 
 use gamefmt::stream::End;
-use gamefmt::teehistorian::{Ex, ExMessage, Header, Message, PlayerState, Record, TeehistorianIter};
+use gamefmt::teehistorian::{
+    Ex, ExMessage, Header, Message, PlayerState, Record, TeehistorianIter,
+};
 use serde_json::{Value, json};
 
 use crate::{CliError, json_line};
