@@ -276,7 +276,7 @@ fn slippi_frames_from_a_reader() {
         let mut got: Vec<OwnedFrame> = Vec::new();
         let mut open: Vec<Vec<u8>> = Vec::new();
         let mut game_end = None;
-        let mut close = |c: slippi::ClosedFrame, events: &mut Vec<Vec<u8>>, got: &mut Vec<_>| {
+        let close = |c: slippi::ClosedFrame, events: &mut Vec<Vec<u8>>, got: &mut Vec<_>| {
             let mut events = std::mem::take(events);
             events.sort();
             got.push((c.number, c.is_rollback, events));
@@ -334,7 +334,6 @@ fn demo_frames_from_a_reader() {
             let Ok(f) = f else { break };
             want.push(summary(&f));
         }
-        drop(frames);
 
         let mut reader = demo::Reader::new(&bytes[..]).unwrap();
         let mut buffers = OwnedBuffers::new();
