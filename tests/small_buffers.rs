@@ -8,7 +8,8 @@
 //!   buffer.
 //! - Every demo's chunk stream decodes through the push decoder with a
 //!   buffer exactly as long as its largest chunk (and not with one byte
-//!   less).
+//!   less), and through the demo `Reader` with a fixed buffer of that size
+//!   (or of the header's, if larger).
 //! - The stages: Slippi frame grouping fed from a `Reader` gives the frames
 //!   `slippi::Frames` gives over the slice, and demo snapshot
 //!   reconstruction fed from a demo `Reader` gives the frames
@@ -222,6 +223,21 @@ fn demos_in_their_largest_chunk() {
         let end = push_through(decoder, stream, largest, |c| got.push(format!("{c:?}")));
         assert_eq!(end, Some(want_end), "{name}: ending with {largest} bytes");
         assert!(got == want, "{name}: chunks with {largest} bytes");
+        // The demo Reader with a fixed buffer that holds the header and
+        // the largest chunk.
+        let cap = largest.max(demo::DemoHeader::MAX_LEN);
+        let mut reader = demo::Reader::with_capacity(&bytes[..], cap).unwrap();
+        let mut got = Vec::new();
+        while let Some(c) = reader.next() {
+            let Ok(c) = c else { break };
+            got.push(format!("{c:?}"));
+        }
+        assert_eq!(
+            reader.end(),
+            want_end,
+            "{name}: reader ending with {cap} bytes"
+        );
+        assert!(got == want, "{name}: reader chunks with {cap} bytes");
         if largest > 1 && want_end == End::Complete {
             let decoder = demo::Decoder::new(view.header().version(), view.chunks_offset());
             let end = push_through(decoder, stream, largest - 1, |_| {});

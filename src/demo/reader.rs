@@ -5,6 +5,7 @@ use std::io;
 
 use super::chunk::{Chunk, Decoder};
 use super::view::{DemoHeader, MIN_VERSION};
+use crate::error::{Error, ErrorKind};
 use crate::stream::{self, End, ReadError};
 
 /// Reads a demo from an [`io::Read`]: the header, then (skipping the
@@ -70,8 +71,15 @@ impl<R: io::Read> Reader<R> {
     /// with [`ErrorKind::BufferTooSmall`](crate::ErrorKind::BufferTooSmall).
     ///
     /// # Errors
-    /// As [`Reader::new`].
+    /// As [`Reader::new`], and
+    /// [`ErrorKind::BufferTooSmall`](crate::ErrorKind::BufferTooSmall) for
+    /// a `capacity` below [`DemoHeader::MAX_LEN`].
     pub fn with_capacity(source: R, capacity: usize) -> Result<Self, ReadError> {
+        if capacity < DemoHeader::MAX_LEN {
+            let needed = DemoHeader::MAX_LEN;
+            let kind = ErrorKind::BufferTooSmall { needed };
+            return Err(ReadError::Decode(Error::new(kind, 0)));
+        }
         let decoder = Decoder::new(MIN_VERSION, 0);
         Self::prelude(stream::Reader::with_decoder_and_capacity(
             source, decoder, capacity,
