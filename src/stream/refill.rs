@@ -253,6 +253,8 @@ impl<B: Storage, D: Decoder + Clone> Refill<B, D> {
                 }
             }
             if let Err(e) = self.read_to(src, want) {
+                // Fused: the stream ends here, as if the input did.
+                self.end = Some(self.decoder.end(self.pending_len()));
                 return Some(Err(e));
             }
         }
