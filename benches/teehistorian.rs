@@ -22,7 +22,8 @@ mod teehistorian_gen;
 use std::sync::OnceLock;
 
 use divan::counter::{BytesCount, ItemsCount};
-use gamefmt::teehistorian::{Decoded, Decoder, PlayerState, Reader, TeehistorianIter};
+use gamefmt::stream::Decoded;
+use gamefmt::teehistorian::{Decoder, Item, PlayerState, Reader, TeehistorianIter};
 
 fn main() {
     divan::main();
@@ -151,14 +152,17 @@ fn generated_push_decoder(bencher: divan::Bencher) {
                 let mut used = 0;
                 loop {
                     match decoder.decode(&buf[used..filled]).unwrap() {
-                        Decoded::Header { consumed, .. } => used += consumed,
-                        Decoded::Record { record, consumed } => {
+                        Decoded::Record {
+                            record: Item::Message(record),
+                            consumed,
+                        } => {
                             // Use the record, as the iterator benches do.
                             ticks = ticks.wrapping_add(divan::black_box(record).tick);
                             used += consumed;
                             n += 1;
                         }
-                        Decoded::NeedMore | Decoded::Finished => break,
+                        Decoded::Record { consumed, .. } => used += consumed,
+                        Decoded::NeedMore { .. } | Decoded::Done { .. } => break,
                     }
                 }
                 buf.copy_within(used..filled, 0);
@@ -179,12 +183,14 @@ fn generated_reader(bencher: divan::Bencher) {
         .counter(BytesCount::new(bytes.len()))
         .counter(ItemsCount::new(messages(bytes)))
         .bench(|| {
-            let mut reader = Reader::new(divan::black_box(bytes)).unwrap();
+            let mut reader = Reader::new(divan::black_box(bytes));
             let mut n = 0usize;
             let mut ticks = 0i32;
             while let Some(r) = reader.next() {
-                ticks = ticks.wrapping_add(divan::black_box(r.unwrap()).tick);
-                n += 1;
+                if let Item::Message(r) = r.unwrap() {
+                    ticks = ticks.wrapping_add(divan::black_box(r).tick);
+                    n += 1;
+                }
             }
             (n, ticks)
         });

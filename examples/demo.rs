@@ -1,12 +1,13 @@
-//! Streams a demo file in constant memory and prints the snapshot in effect
-//! at every keyframe and at the end.
+//! Streams a demo file in constant memory through the snapshot
+//! reconstruction stage and prints the snapshot at every keyframe and at
+//! the end.
 //!
 //! Run with `cargo run --example demo --features std -- FILE.demo`.
 
 use std::fs::File;
 use std::io::BufReader;
 
-use gamefmt::demo::{Chunk, OwnedBuffers, Reader, Reconstructor};
+use gamefmt::demo::{OwnedBuffers, Reader, Reconstructor};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let path = std::env::args().nth(1).ok_or("usage: demo FILE.demo")?;
@@ -22,18 +23,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     let mut buffers = OwnedBuffers::new();
     let mut rec = Reconstructor::new(buffers.buffers(), header.item_sizes());
-    let mut tick = None;
-    while let Some(chunk) = reader.next_chunk() {
-        let chunk = chunk?;
-        if let Chunk::Tick { tick: t, keyframe } = chunk {
-            if let Some(snap) = rec.snapshot().filter(|_| keyframe) {
-                println!("  before keyframe {t}: {} items", snap.item_count());
-            }
-            tick = Some(t);
+    while let Some(chunk) = reader.next() {
+        if let Some(frame) = rec.push(&chunk?)?.filter(|f| f.keyframe) {
+            let items = frame.snapshot.item_count();
+            println!("  keyframe {}: {items} items", frame.tick);
         }
-        rec.feed(&chunk)?;
     }
-    if let (Some(tick), Some(snap)) = (tick, rec.snapshot()) {
+    if let Some(frame) = rec.finish() {
+        let (tick, snap) = (frame.tick, frame.snapshot);
         println!(
             "  last tick {tick}: {} items, checksum {}",
             snap.item_count(),

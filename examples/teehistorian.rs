@@ -17,7 +17,7 @@ mod teehistorian_gen;
 
 use std::io::Write;
 
-use gamefmt::teehistorian::{Kind, Reader};
+use gamefmt::teehistorian::{Header, Item, Kind, Reader};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -33,23 +33,36 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let path = args
         .first()
         .ok_or("usage: teehistorian FILE | --generate FILE MEGABYTES")?;
-    let mut reader = Reader::new(std::fs::File::open(path)?)?;
-    let header = reader.header()?;
-    println!(
-        "teehistorian v{} map {}",
-        header.version(),
-        header.map_name().map(|m| m.to_string()).unwrap_or_default()
-    );
+    let mut reader = Reader::new(std::fs::File::open(path)?);
+    let print = |header: Header<'_>| {
+        println!(
+            "teehistorian v{} map {}",
+            header.version(),
+            header.map_name().map(|m| m.to_string()).unwrap_or_default()
+        );
+    };
     let mut counts = [0u64; Kind::ALL.len()];
     let mut total = 0u64;
-    while let Some(record) = reader.next() {
-        let record = record?;
-        counts[record.message.kind() as usize] += 1;
-        total += 1;
+    let mut json = Vec::new();
+    while let Some(item) = reader.next() {
+        match item? {
+            Item::Header(header) => print(header),
+            // A header longer than the buffer: joined, then parsed.
+            Item::HeaderPiece { json: piece, last } => {
+                json.extend_from_slice(piece);
+                if last {
+                    print(Header::parse(std::str::from_utf8(&json)?)?);
+                }
+            }
+            Item::Message(record) => {
+                counts[record.message.kind() as usize] += 1;
+                total += 1;
+            }
+        }
     }
     println!(
         "{total} messages, last tick {}, end: {:?}",
-        reader.tick(),
+        reader.decoder().tick(),
         reader.end()
     );
     for (kind, n) in Kind::ALL.iter().zip(counts) {

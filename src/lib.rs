@@ -6,7 +6,7 @@
 //! | [`datafile`] | Teeworlds/DDNet datafiles (`.map`), versions 3 and 4 | [`DatafileView`](datafile::DatafileView) | [`datafile::Items`] | | | [`DatafileWriter`](datafile::DatafileWriter) |
 //! | [`map`] | map content: info, images, groups, layers, tiles, quads, envelopes, sounds | [`MapView`](map::MapView) | [`MapView::groups`](map::MapView::groups), [`Group::layers`](map::Group::layers), ... | | | |
 //! | [`snapshot`] | snapshots and snapshot deltas | [`SnapshotView`](snapshot::SnapshotView), [`DeltaView`](snapshot::DeltaView) | [`snapshot::Items`], [`ItemDeltas`](snapshot::ItemDeltas) | | | [`SnapshotBuilder`](snapshot::SnapshotBuilder), [`create_delta`](snapshot::create_delta) |
-//! | [`demo`] | demo files (`.demo`), versions 3 to 6 | [`DemoView`](demo::DemoView) | [`demo::Chunks`], [`demo::Frames`] | [`demo::ChunkDecoder`] | [`demo::Reader`] | |
+//! | [`demo`] | demo files (`.demo`), versions 3 to 6 | [`DemoView`](demo::DemoView) | [`demo::DemoChunkIter`], [`demo::Frames`] | [`demo::Decoder`] | [`demo::Reader`] | |
 //! | [`teehistorian`] | DDNet teehistorian server recordings, versions 1 and 2 | [`Header`](teehistorian::Header) | [`TeehistorianIter`](teehistorian::TeehistorianIter) | [`teehistorian::Decoder`] | [`teehistorian::Reader`] | [`TeehistorianWriter`](teehistorian::TeehistorianWriter) |
 //! | [`slippi`] | Slippi `.slp` replays (Super Smash Bros. Melee), spec 0.1.0–3.18.0 | [`SlippiView`](slippi::SlippiView) | [`SlippiEventIter`](slippi::SlippiEventIter), [`slippi::Frames`] | [`slippi::Decoder`] | [`slippi::Reader`] | [`SlippiWriter`](slippi::SlippiWriter) |
 //!
@@ -14,11 +14,17 @@
 //! `teehistorian::SAMPLE`, `slippi::SAMPLE`), and [`Format::detect`] tells
 //! the formats apart by their first bytes.
 //!
-//! Demos, teehistorian and Slippi replays are streams, read three ways that
-//! decode alike: a slice iterator over a file in memory, a push decoder fed
-//! whatever bytes the caller has (it answers one record and the bytes it
-//! consumed, or "need more", which is a status and never an error), and a
-//! `std` reader over any `io::Read` with one fixed buffer.
+//! Demos, teehistorian and Slippi replays are streams that follow one
+//! contract, [`stream`], and are read three ways that decode alike: a
+//! slice iterator over a file in memory, a push decoder fed whatever bytes
+//! the caller has (it answers one record and the bytes it consumed, or
+//! "need more", which is a status and never an error), and the one generic
+//! [`stream::Reader`] over any `io::Read` (`std`). One [`stream::End`] says
+//! how a stream ended, under one truncation rule: a stream cut inside a
+//! record ends quietly after the last whole record and `end()` says
+//! [`stream::End::Truncated`]; damage is an error. Frame grouping
+//! ([`slippi::FrameGrouper`]) and snapshot reconstruction
+//! ([`demo::Reconstructor`]) take records from any of the three.
 //!
 //! Game knowledge on top: [`netmsg`] decodes the network messages that
 //! demos and teehistorian recordings carry (chat, kills, votes, client
@@ -126,6 +132,7 @@ mod protocol;
 pub mod slippi;
 #[cfg(feature = "snapshot")]
 pub mod snapshot;
+pub mod stream;
 #[cfg(feature = "teehistorian")]
 pub mod teehistorian;
 pub mod varint;

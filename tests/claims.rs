@@ -24,6 +24,7 @@ use counting_alloc::{CountingAlloc, allocations_during, largest_allocation_durin
 use gamefmt::datafile::{DatafileView, DatafileWriter, WriteVersion};
 use gamefmt::map::{Layer, MapView};
 use gamefmt::snapshot::{self, DeltaView, SnapshotBuilder, SnapshotView};
+use gamefmt::stream::{Decoded, End};
 use gamefmt::{ErrorKind, demo, huffman, slippi, teehistorian};
 use zerocopy::IntoBytes;
 use zerocopy::little_endian::I32;
@@ -282,7 +283,10 @@ fn demo_map_larger_than_its_file() {
             demo::Reader::new(&bad[..])
         })
         .unwrap_err();
-        assert_eq!(err.kind(), std::io::ErrorKind::InvalidData);
+        assert_eq!(
+            std::io::Error::from(err).kind(),
+            std::io::ErrorKind::InvalidData
+        );
     }
 }
 
@@ -300,22 +304,18 @@ fn demo_chunk_larger_than_its_file() {
         it.by_ref().map(Result::unwrap).count()
     });
     assert_eq!(n, 1);
-    assert!(
-        matches!(it.end(), demo::End::Truncated { .. }),
-        "{:?}",
-        it.end()
-    );
+    assert!(matches!(it.end(), End::Truncated { .. }), "{:?}", it.end());
     let mut reader = demo::Reader::new(&bad[..]).unwrap();
     let n = capped("demo reader chunk claim", 1 << 18, || {
         let mut n = 0;
-        while let Some(c) = reader.next_chunk() {
+        while let Some(c) = reader.next() {
             c.unwrap();
             n += 1;
         }
         n
     });
     assert_eq!(n, 1);
-    assert!(matches!(reader.end(), demo::End::Truncated { .. }));
+    assert!(matches!(reader.end(), End::Truncated { .. }));
     // A Huffman payload claiming more output than the buffer holds.
     let payload = huffman::encode(&[0xAB; 4000]);
     let mut small = [0u8; 100];
@@ -349,26 +349,32 @@ fn teehistorian_message_claiming_2_gib() {
     m.extend(varint(i32::MAX));
     m.extend([0x11; 100]);
     let bad = teehistorian_with(&m);
+    // The truncation rule: a quiet end, and the ending says where.
     let mut it = teehistorian::TeehistorianIter::new(&bad).unwrap();
-    let err = core("teehistorian iterator", || it.next().unwrap()).unwrap_err();
-    assert_eq!(err.kind, ErrorKind::Truncated);
+    assert!(core("teehistorian iterator", || it.next()).is_none());
+    assert!(matches!(it.end(), End::Truncated { .. }));
     let mut d = teehistorian::Decoder::new();
     core("teehistorian push decoder", || {
-        let teehistorian::Decoded::Header { consumed, .. } = d.decode(&bad).unwrap() else {
+        let Decoded::Record { consumed, .. } = d.decode(&bad).unwrap() else {
             panic!()
         };
         assert_eq!(
             d.decode(&bad[consumed..]),
-            Ok(teehistorian::Decoded::NeedMore)
+            Ok(Decoded::NeedMore { needed: None })
         );
     });
-    // The reader: a clean error, within its buffer.
-    let mut reader = teehistorian::Reader::with_capacity(&bad[..], 4096).unwrap();
-    capped("teehistorian reader", 8192, || match reader.next() {
-        Some(Err(teehistorian::ReadError::Decode(e))) => {
-            assert_eq!(e.kind, ErrorKind::Truncated, "{e}")
+    // The reader: a clean end (or, at most, a clean error), within its
+    // buffer.
+    let mut reader = teehistorian::Reader::with_capacity(&bad[..], 4096);
+    capped("teehistorian reader", 8192, || {
+        assert!(matches!(
+            reader.next(),
+            Some(Ok(teehistorian::Item::Header(_)))
+        ));
+        match reader.next() {
+            None => assert!(matches!(reader.end(), End::Truncated { .. })),
+            other => panic!("{other:?}"),
         }
-        other => panic!("{other:?}"),
     });
     // Console command claiming i32::MAX arguments, then EX claiming
     // i32::MAX bytes.
@@ -380,34 +386,45 @@ fn teehistorian_message_claiming_2_gib() {
     m.extend(b"a\0b\0");
     let bad = teehistorian_with(&m);
     let mut it = teehistorian::TeehistorianIter::new(&bad).unwrap();
-    core("console command argument count", || it.next().unwrap()).unwrap_err();
+    assert!(core("console command argument count", || it.next()).is_none());
+    assert!(matches!(it.end(), End::Truncated { .. }));
     let mut m = varint(teehistorian::ID_EX);
     m.extend([0x42; 16]);
     m.extend(varint(i32::MAX));
     m.extend([0; 64]);
     let bad = teehistorian_with(&m);
     let mut it = teehistorian::TeehistorianIter::new(&bad).unwrap();
-    core("EX size", || it.next().unwrap()).unwrap_err();
+    assert!(core("EX size", || it.next()).is_none());
+    assert!(matches!(it.end(), End::Truncated { .. }));
 }
 
 #[test]
 fn teehistorian_header_without_end() {
-    // A 4 MiB "header" that never ends: the reader stops at MAX_HEADER.
+    // A 4 MiB "header" that never ends: the reader delivers it in pieces
+    // within its buffer (which grows to at most twice MAX_RECORD), then
+    // reports the cut.
     let mut bad = teehistorian_with(&[]);
     bad.truncate(16);
     bad.push(b'{');
     bad.resize(4 << 20, b' ');
-    let err = capped(
+    let mut reader = teehistorian::Reader::new(&bad[..]);
+    let pieces = capped(
         "teehistorian reader header",
-        4 * teehistorian::MAX_HEADER,
-        || teehistorian::Reader::new(&bad[..]),
-    )
-    .err()
-    .unwrap();
-    assert!(
-        matches!(err, teehistorian::ReadError::Decode(e) if matches!(e.kind, ErrorKind::Corrupt(_))),
-        "{err:?}"
+        4 * teehistorian::MAX_RECORD,
+        || {
+            let mut pieces = 0;
+            while let Some(item) = reader.next() {
+                assert!(matches!(
+                    item.unwrap(),
+                    teehistorian::Item::HeaderPiece { last: false, .. }
+                ));
+                pieces += 1;
+            }
+            pieces
+        },
     );
+    assert!(pieces >= 8, "{pieces}");
+    assert_eq!(reader.end(), End::Truncated { offset: 4 << 20 });
     let err = core("teehistorian iterator header", || {
         teehistorian::TeehistorianIter::new(&bad)
     })
@@ -442,14 +459,14 @@ fn slippi_payload_table_with_absurd_sizes() {
         let mut it = slippi::SlippiEventIter::new(&bad);
         let n = core("slippi absurd payload sizes", || {
             let mut n = 0;
-            while let Ok(Some(_)) = it.next_event() {
+            while let Some(Ok(_)) = it.next() {
                 n += 1;
             }
             n
         });
         assert_eq!(n, 1, "only the payload table is whole");
         let _ = core("slippi view", || {
-            slippi::SlippiView::parse(&bad).map(|v| (v.game_end(), v.ending()))
+            slippi::SlippiView::parse(&bad).map(|v| (v.game_end(), v.end()))
         });
         // The reader keeps its fixed buffer.
         let mut reader = slippi::Reader::with_capacity(&bad[..], 1 << 12);

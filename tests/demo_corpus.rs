@@ -14,9 +14,10 @@
 mod common;
 
 use gamefmt::demo::{
-    Chunk, ChunkKind, DemoView, End, Frames, OwnedBuffers, Reader, Reconstructor, decode_payload,
+    Chunk, ChunkKind, DemoView, Frames, OwnedBuffers, Reader, Reconstructor, decode_payload,
 };
 use gamefmt::snapshot::SnapshotView;
+use gamefmt::stream::End;
 use sha2::{Digest, Sha256};
 use zerocopy::little_endian::I32;
 
@@ -144,7 +145,7 @@ fn std_reader_matches_slice_iterator() {
         let mut chunks = view.chunks();
         loop {
             let a = chunks.next().map(Result::unwrap);
-            let b = reader.next_chunk().map(Result::unwrap);
+            let b = reader.next().map(Result::unwrap);
             assert_eq!(a, b, "{name}");
             if a.is_none() {
                 break;

@@ -12,9 +12,10 @@
 
 use gamefmt::ErrorKind;
 use gamefmt::slippi::{
-    Decoded, Decoder, Ending, Event, Frames, GeckoList, MessageSplitter, PayloadSizes, Reader,
-    Reassembler, SAMPLE, SlippiEventIter, SlippiView, SlippiWriter, Version,
+    Decoder, Event, Frames, GeckoList, Item, MessageSplitter, PayloadSizes, Reader, Reassembler,
+    SAMPLE, SlippiEventIter, SlippiView, SlippiWriter, Version,
 };
+use gamefmt::stream::{Decoded, End};
 
 /// A payload of `size` bytes (command byte not included) with `fields`
 /// written at their *event* offsets (command byte = offset 0).
@@ -277,11 +278,11 @@ fn live_file_endings() {
     // Raw length 0, no Game End yet, cut at an event boundary.
     let mut it = SlippiEventIter::new(&live);
     assert_eq!(it.by_ref().count(), 8);
-    assert_eq!(it.ending(), Ending::Eof);
+    assert_eq!(it.end(), End::Eof);
     // Cut inside the last event.
     let mut it = SlippiEventIter::new(&live[..live.len() - 3]);
     assert_eq!(it.by_ref().count(), 7);
-    assert_eq!(it.ending(), Ending::Truncated);
+    assert!(matches!(it.end(), End::Truncated { .. }));
     let view = SlippiView::parse(&live).unwrap();
     assert_eq!(view.raw().len(), live.len() - 15);
     assert_eq!(view.metadata().unwrap(), None);
@@ -296,7 +297,7 @@ fn live_file_endings() {
     assert_eq!(view.metadata().unwrap().unwrap().last_frame(), Some(-123));
     let mut it = SlippiEventIter::new(&unpatched);
     assert_eq!(it.by_ref().count(), 9);
-    assert_eq!(it.ending(), Ending::Complete);
+    assert_eq!(it.end(), End::Complete);
 
     // Empty metadata, missing metadata and trailing garbage.
     let (w, _) = build_sample();
@@ -320,12 +321,17 @@ fn live_file_endings() {
     let mut rest = &trailing[..];
     let mut records = 0;
     loop {
-        let (r, used) = d.decode(rest).unwrap();
-        rest = &rest[used..];
-        if matches!(r, Decoded::Done) {
-            break;
+        match d.decode(rest).unwrap() {
+            Decoded::Record { consumed, .. } => {
+                rest = &rest[consumed..];
+                records += 1;
+            }
+            Decoded::Done { consumed } => {
+                rest = &rest[consumed..];
+                break;
+            }
+            Decoded::NeedMore { .. } => panic!("need more"),
         }
-        records += 1;
     }
     assert_eq!(records, 11); // header, 9 events, metadata
     assert_eq!(rest, b"\n\0garbage");
@@ -336,7 +342,7 @@ fn live_file_endings() {
     assert!(SlippiView::parse(&bad).unwrap().metadata().is_err());
     let mut it = SlippiEventIter::new(&bad);
     assert_eq!(it.by_ref().map(Result::unwrap).count(), 9);
-    assert_eq!(it.ending(), Ending::Complete);
+    assert_eq!(it.end(), End::Complete);
     bad[11..15].fill(0); // the same, unpatched
     assert_eq!(SlippiEventIter::new(&bad).map(Result::unwrap).count(), 9);
 }
@@ -351,14 +357,14 @@ fn reader_with_small_buffer_matches_slice() {
     let mut meta = None;
     while let Some(r) = reader.next() {
         match r.unwrap() {
-            Decoded::Event(e) => got.push(event_bytes(&e)),
-            Decoded::Metadata(m) => meta = Some(m.to_vec()),
+            Item::Event(e) => got.push(event_bytes(&e)),
+            Item::Metadata(m) => meta = Some(m.to_vec()),
             _ => {}
         }
     }
     assert_eq!(got, slice);
     assert_eq!(meta.as_deref(), Some(METADATA));
-    assert_eq!(reader.ending(), Ending::Complete);
+    assert_eq!(reader.end(), End::Complete);
     // A buffer smaller than the Game Start event fails cleanly.
     let mut tiny = Reader::with_capacity(SAMPLE, 100);
     let err = loop {
@@ -368,8 +374,7 @@ fn reader_with_small_buffer_matches_slice() {
             None => panic!("no error"),
         }
     };
-    let inner = err
-        .get_ref()
+    let inner = std::error::Error::source(&err)
         .unwrap()
         .downcast_ref::<gamefmt::Error>()
         .unwrap();

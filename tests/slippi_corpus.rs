@@ -16,9 +16,10 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use gamefmt::ErrorKind;
 use gamefmt::slippi::{
-    Decoded, Decoder, Ending, Event, Frames, GeckoList, Reassembler, SHEIK_FIX_VERSION,
-    SlippiEventIter, SlippiView, zelda_sheik_external,
+    Decoder, Event, Frames, GeckoList, Item, Reassembler, SHEIK_FIX_VERSION, SlippiEventIter,
+    SlippiView, zelda_sheik_external,
 };
+use gamefmt::stream::{Decoded, End};
 
 type Row = HashMap<String, String>;
 
@@ -68,7 +69,7 @@ struct Facts {
     gecko_codes: Option<i64>,
 }
 
-fn facts(bytes: &[u8]) -> Result<(Facts, Ending), gamefmt::Error> {
+fn facts(bytes: &[u8]) -> Result<(Facts, End), gamefmt::Error> {
     let view = SlippiView::parse(bytes)?;
     let mut f = Facts {
         raw_len: i64::from(view.declared_raw_len()),
@@ -85,7 +86,7 @@ fn facts(bytes: &[u8]) -> Result<(Facts, Ending), gamefmt::Error> {
     let mut chars = [None; 4];
     let mut old = false;
     let mut it = SlippiEventIter::new(bytes);
-    while let Some(e) = it.next_event()? {
+    while let Some(e) = it.next().transpose()? {
         *f.counts.entry(e.code()).or_default() += 1;
         if let Some(n) = e.frame() {
             frames.insert(n);
@@ -130,7 +131,7 @@ fn facts(bytes: &[u8]) -> Result<(Facts, Ending), gamefmt::Error> {
     f.first_frame = frames.first().map(|&v| i64::from(v));
     f.last_frame = frames.last().map(|&v| i64::from(v));
     f.unique_frames = frames.len() as i64;
-    Ok((f, it.ending()))
+    Ok((f, it.end()))
 }
 
 fn expected_facts(r: &Row) -> Facts {
@@ -251,20 +252,20 @@ fn endings_match_the_files() {
         facts(b).unwrap().1
     };
     // Cut inside a splitter chunk (SOURCES.md).
-    assert_eq!(ending("v3.7.0_peppi_corrupt.slp"), Ending::Truncated);
+    assert!(matches!(
+        ending("v3.7.0_peppi_corrupt.slp"),
+        End::Truncated { .. }
+    ));
     // In-progress file: raw length 0, no Game End; a byte walk shows it
     // stops exactly at an event boundary.
-    assert_eq!(ending("v1.2.0_slippi-js_incomplete.slp"), Ending::Eof);
+    assert_eq!(ending("v1.2.0_slippi-js_incomplete.slp"), End::Eof);
     // Complete files without Game End.
-    assert_eq!(ending("v3.13.0_slippi-js_geckoCodes.slp"), Ending::Eof);
+    assert_eq!(ending("v3.13.0_slippi-js_geckoCodes.slp"), End::Eof);
     assert_eq!(
         ending("v3.15.0_peppi_duplicate_game_end.slp"),
-        Ending::Complete
+        End::Complete
     );
-    assert_eq!(
-        ending("v1.0.0_py-slippi_streaming_game.slp"),
-        Ending::Complete
-    );
+    assert_eq!(ending("v1.0.0_py-slippi_streaming_game.slp"), End::Complete);
 }
 
 #[test]
@@ -288,12 +289,12 @@ fn bad_files_fail_cleanly() {
 }
 
 /// (command, payload) of every event, by the slice iterator.
-fn slice_events(bytes: &[u8]) -> (Vec<(u8, &[u8])>, Ending, bool) {
+fn slice_events(bytes: &[u8]) -> (Vec<(u8, &[u8])>, End, bool) {
     let mut it = SlippiEventIter::new(bytes);
     let mut out = Vec::new();
     let mut failed = false;
     loop {
-        match it.next_event() {
+        match it.next().transpose() {
             Ok(Some(e)) => out.push((e.code(), e.payload())),
             Ok(None) => break,
             Err(_) => {
@@ -302,7 +303,7 @@ fn slice_events(bytes: &[u8]) -> (Vec<(u8, &[u8])>, Ending, bool) {
             }
         }
     }
-    (out, it.ending(), failed)
+    (out, it.end(), failed)
 }
 
 /// Feeds `bytes` to a Decoder in chunks of the sizes `next_size` gives and
@@ -311,7 +312,7 @@ fn chunked(
     bytes: &[u8],
     want: &[(u8, &[u8])],
     mut next_size: impl FnMut() -> usize,
-) -> (usize, Ending, bool) {
+) -> (usize, End, bool) {
     let mut d = Decoder::new();
     let mut pending: Vec<u8> = Vec::new();
     let mut start = 0;
@@ -323,15 +324,18 @@ fn chunked(
         fed += take;
         loop {
             match d.decode(&pending[start..]) {
-                Ok((Decoded::NeedMore | Decoded::Done, _)) => break,
-                Ok((rec, used)) => {
-                    if let Decoded::Event(e) = rec {
+                Ok(Decoded::NeedMore { .. } | Decoded::Done { .. }) => break,
+                Ok(Decoded::Record {
+                    record: rec,
+                    consumed: used,
+                }) => {
+                    if let Item::Event(e) = rec {
                         assert_eq!((e.code(), e.payload()), want[n], "event {n}");
                         n += 1;
                     }
                     start += used;
                 }
-                Err(_) => return (n, d.ending(pending.len() - start), true),
+                Err(_) => return (n, d.end(pending.len() - start), true),
             }
         }
         if start > 1 << 16 {
@@ -339,7 +343,7 @@ fn chunked(
             start = 0;
         }
     }
-    (n, d.ending(pending.len() - start), false)
+    (n, d.end(pending.len() - start), false)
 }
 
 #[test]
@@ -371,7 +375,7 @@ fn chunked_decoding_equals_slice_decoding() {
 /// The std Reader with a small buffer and an `io::Read` that returns short
 /// reads yields the same events as the slice iterator.
 #[cfg(feature = "std")]
-fn reader_matches(name: &str, bytes: &[u8], want: &[(u8, &[u8])], ending: Ending, failed: bool) {
+fn reader_matches(name: &str, bytes: &[u8], want: &[(u8, &[u8])], ending: End, failed: bool) {
     // The std Reader with a small buffer and a reader that returns
     // short reads.
     struct Trickle<'a>(&'a [u8], u64);
@@ -391,7 +395,7 @@ fn reader_matches(name: &str, bytes: &[u8], want: &[(u8, &[u8])], ending: Ending
     let mut rfailed = false;
     while let Some(r) = reader.next() {
         match r {
-            Ok(Decoded::Event(e)) => {
+            Ok(Item::Event(e)) => {
                 assert_eq!((e.code(), e.payload()), want[n], "{name}: reader event {n}");
                 n += 1;
             }
@@ -401,7 +405,7 @@ fn reader_matches(name: &str, bytes: &[u8], want: &[(u8, &[u8])], ending: Ending
     }
     assert_eq!((n, rfailed), (want.len(), failed), "{name}: reader");
     if !failed {
-        assert_eq!(reader.ending(), ending, "{name}: reader ending");
+        assert_eq!(reader.end(), ending, "{name}: reader ending");
     }
 }
 

@@ -110,7 +110,7 @@ fn characters_and_first_frame<'a>(
 ) -> (StartingCharacters, Vec<PostFrame<'a>>) {
     let mut characters = StartingCharacters::new(start);
     let mut firsts = Vec::new();
-    while let Ok(Some(event)) = events.next_event() {
+    while let Some(Ok(event)) = events.next() {
         if let Event::PostFrame(post) = event {
             characters.observe(&post);
             if post.frame() == Some(-123) {
@@ -131,7 +131,7 @@ fn streamed_winners(bytes: &[u8]) -> Winners {
     let mut start: Option<GameStart<'_>> = None;
     let mut end: Option<GameEnd<'_>> = None;
     let mut last: Vec<PostFrame<'_>> = Vec::new();
-    while let Ok(Some(event)) = events.next_event() {
+    while let Some(Ok(event)) = events.next() {
         match event {
             Event::GameStart(g) if start.is_none() => start = Some(g),
             Event::GameEnd(e) => end = Some(e),

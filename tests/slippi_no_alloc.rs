@@ -15,8 +15,9 @@ mod counting_alloc;
 
 use counting_alloc::{CountingAlloc, allocations_during};
 use gamefmt::slippi::{
-    Decoded, Decoder, Event, Frames, GeckoList, Reassembler, SAMPLE, SlippiEventIter, SlippiView,
+    Decoder, Event, Frames, GeckoList, Reassembler, SAMPLE, SlippiEventIter, SlippiView,
 };
+use gamefmt::stream::Decoded;
 
 #[global_allocator]
 static ALLOC: CountingAlloc = CountingAlloc;
@@ -84,7 +85,7 @@ fn walk(bytes: &[u8], buf: &mut [u8]) -> (u64, usize) {
     let (mut start, mut end, mut fed) = (0, 0, 0);
     loop {
         match d.decode(&window[start..end]) {
-            Ok((Decoded::NeedMore, _)) => {
+            Ok(Decoded::NeedMore { .. }) => {
                 if fed == bytes.len() {
                     break;
                 }
@@ -96,8 +97,8 @@ fn walk(bytes: &[u8], buf: &mut [u8]) -> (u64, usize) {
                 end += n;
                 fed += n;
             }
-            Ok((Decoded::Done, _)) | Err(_) => break,
-            Ok((_, used)) => start += used,
+            Ok(Decoded::Done { .. }) | Err(_) => break,
+            Ok(Decoded::Record { consumed, .. }) => start += consumed,
         }
     }
     (events, codes)

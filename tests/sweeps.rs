@@ -21,8 +21,9 @@ mod common;
 #[path = "common/sweep.rs"]
 mod sweep;
 
-use gamefmt::demo::{self, Chunk, ChunkDecoder, ChunkKind, DemoView, Frames, OwnedBuffers};
+use gamefmt::demo::{self, Chunk, ChunkKind, DemoView, Frames, OwnedBuffers};
 use gamefmt::snapshot::{DeltaView, SnapshotView};
+use gamefmt::stream::{Decoded, End};
 use gamefmt::{slippi, teehistorian};
 use sweep::{Figures, Scratch, Step, Stream, sweep_file};
 use zerocopy::little_endian::I32;
@@ -48,17 +49,24 @@ impl Stream for Teehistorian {
 
     fn step(&mut self, d: &mut Self::State, input: &[u8], _: usize) -> Step<Self::Record> {
         match d.decode(input) {
-            Ok(teehistorian::Decoded::Header { header, consumed }) => {
+            Ok(Decoded::Record {
+                record: teehistorian::Item::Header(header),
+                consumed,
+            }) => {
                 let _ = header.for_each_config(|_, _| {});
                 let _ = (header.game_uuid(), header.map_sha256(), header.version());
                 Step::Skip(consumed)
             }
-            Ok(teehistorian::Decoded::Record { record, consumed }) => {
+            Ok(Decoded::Record {
+                record: teehistorian::Item::Message(record),
+                consumed,
+            }) => {
                 exercise_message(&record.message);
                 Step::Record((record.tick, record.message.kind().name()), consumed)
             }
-            Ok(teehistorian::Decoded::NeedMore) => Step::NeedMore,
-            Ok(teehistorian::Decoded::Finished) => Step::Done,
+            Ok(Decoded::Record { consumed, .. }) => Step::Skip(consumed),
+            Ok(Decoded::NeedMore { .. }) => Step::NeedMore,
+            Ok(Decoded::Done { .. }) => Step::Done,
             Err(_) => Step::Error,
         }
     }
@@ -80,7 +88,7 @@ impl Stream for Teehistorian {
             Ok(it) => it,
             Err(e) => {
                 if e.kind == gamefmt::ErrorKind::Truncated {
-                    out.end = Some(teehistorian::End::Truncated.name().to_owned());
+                    out.end = Some(End::Truncated { offset: 0 }.name().to_owned());
                 }
                 return out;
             }
@@ -98,7 +106,7 @@ impl Stream for Teehistorian {
                 Err(_) => return out,
             }
         }
-        out.end = it.end().map(|e| e.name().to_owned());
+        out.end = Some(it.end().name().to_owned());
         out
     }
 }
@@ -151,11 +159,17 @@ impl Stream for Slippi {
 
     fn step(&mut self, d: &mut Self::State, input: &[u8], _: usize) -> Step<Self::Record> {
         match d.decode(input) {
-            Ok((slippi::Decoded::Event(e), used)) => {
+            Ok(Decoded::Record {
+                record: slippi::Item::Event(e),
+                consumed: used,
+            }) => {
                 exercise_event(&e);
                 Step::Record((e.code(), e.payload().len()), used)
             }
-            Ok((slippi::Decoded::Metadata(m), used)) => {
+            Ok(Decoded::Record {
+                record: slippi::Item::Metadata(m),
+                consumed: used,
+            }) => {
                 if let Ok(m) = slippi::Metadata::parse(m) {
                     let _ = (m.last_frame(), m.played_on(), m.start_at());
                     for p in m.players() {
@@ -164,15 +178,15 @@ impl Stream for Slippi {
                 }
                 Step::Skip(used)
             }
-            Ok((slippi::Decoded::NeedMore, _)) => Step::NeedMore,
-            Ok((slippi::Decoded::Done, _)) => Step::Done,
-            Ok((_, used)) => Step::Skip(used),
+            Ok(Decoded::NeedMore { .. }) => Step::NeedMore,
+            Ok(Decoded::Done { .. }) => Step::Done,
+            Ok(Decoded::Record { consumed, .. }) => Step::Skip(consumed),
             Err(_) => Step::Error,
         }
     }
 
     fn end(&self, d: &Self::State, unconsumed: usize) -> String {
-        d.ending(unconsumed).name().to_owned()
+        d.end(unconsumed).name().to_owned()
     }
 
     fn same(&self, a: &Self::State, b: &Self::State) -> bool {
@@ -185,7 +199,7 @@ impl Stream for Slippi {
             end: None,
         };
         if let Ok(view) = slippi::SlippiView::parse(bytes) {
-            let _ = (view.game_start(), view.game_end(), view.ending());
+            let _ = (view.game_start(), view.game_end(), view.end());
             if let Ok(Some(m)) = view.metadata() {
                 let _ = m.players().count();
             }
@@ -197,7 +211,7 @@ impl Stream for Slippi {
         }
         let mut it = slippi::SlippiEventIter::new(bytes);
         loop {
-            match it.next_event() {
+            match it.next().transpose() {
                 Ok(Some(e)) => {
                     exercise_event(&e);
                     out.records
@@ -207,7 +221,7 @@ impl Stream for Slippi {
                 Err(_) => return out,
             }
         }
-        out.end = Some(it.ending().name().to_owned());
+        out.end = Some(it.end().name().to_owned());
         out
     }
 }
@@ -246,7 +260,7 @@ impl Demo {
 }
 
 impl Stream for Demo {
-    type State = ChunkDecoder;
+    type State = demo::Decoder;
     /// Kind (0 tick, 1 snapshot, 2 message, 3 delta, 4 unknown), tick or
     /// payload length.
     type Record = (u8, i64);
@@ -256,15 +270,15 @@ impl Stream for Demo {
         let _ = view.map().map(|m| m.item_count());
         self.sizes = view.header().item_sizes();
         Some((
-            ChunkDecoder::new(view.header().version()),
+            demo::Decoder::new(view.header().version(), view.chunks_offset()),
             view.chunks_offset(),
         ))
     }
 
     fn step(&mut self, d: &mut Self::State, input: &[u8], _: usize) -> Step<Self::Record> {
         match d.decode(input) {
-            Ok(demo::Decoded::Record { value, consumed }) => {
-                let record = match value {
+            Ok(Decoded::Record { record, consumed }) => {
+                let record = match record {
                     Chunk::Tick { tick, .. } => (0, i64::from(tick)),
                     Chunk::Data { kind, payload } => {
                         let code = match kind {
@@ -298,7 +312,8 @@ impl Stream for Demo {
                 };
                 Step::Record(record, consumed)
             }
-            Ok(demo::Decoded::NeedMore) => Step::NeedMore,
+            Ok(Decoded::NeedMore { .. }) => Step::NeedMore,
+            Ok(Decoded::Done { .. }) => Step::Done,
             Err(_) => Step::Error,
         }
     }
@@ -331,7 +346,7 @@ impl Stream for Demo {
             let _ = frame.snapshot.items().count();
         }
         let mut chunks = view.chunks();
-        let mut d = ChunkDecoder::new(view.header().version());
+        let mut d = demo::Decoder::new(view.header().version(), view.chunks_offset());
         while let Some(c) = chunks.next() {
             let Ok(_) = c else { return out };
             // The record summary, from the same bytes through the step.
@@ -342,8 +357,8 @@ impl Stream for Demo {
             out.records.push((chunks.offset(), r));
         }
         out.end = match chunks.end() {
-            demo::End::Complete => Some("complete".to_owned()),
-            demo::End::Truncated { .. } => Some("truncated".to_owned()),
+            End::Complete => Some("complete".to_owned()),
+            End::Truncated { .. } => Some("truncated".to_owned()),
             _ => None,
         };
         out

@@ -13,9 +13,8 @@ mod common;
 mod counting_alloc;
 
 use counting_alloc::{CountingAlloc, allocations_during};
-use gamefmt::teehistorian::{
-    Decoded, Decoder, End, Message, PlayerState, SAMPLE, TeehistorianIter,
-};
+use gamefmt::stream::{Decoded, End};
+use gamefmt::teehistorian::{Decoder, Item, Message, PlayerState, SAMPLE, TeehistorianIter};
 
 #[global_allocator]
 static ALLOC: CountingAlloc = CountingAlloc;
@@ -43,7 +42,7 @@ fn walk(bytes: &[u8]) -> (usize, Option<End>) {
         }
         n += 1;
     }
-    (n, iter.end())
+    (n, Some(iter.end()))
 }
 
 /// The push decoder fed 1000-byte chunks through an 8 KiB stack buffer.
@@ -59,13 +58,16 @@ fn push(bytes: &[u8]) -> (usize, End) {
         let mut used = 0;
         loop {
             match decoder.decode(&buf[used..filled]) {
-                Ok(Decoded::Header { consumed, .. }) => used += consumed,
+                Ok(Decoded::Record {
+                    record: Item::Header(_),
+                    consumed,
+                }) => used += consumed,
                 Ok(Decoded::Record { consumed, .. }) => {
                     n += 1;
                     used += consumed;
                 }
-                Ok(Decoded::NeedMore | Decoded::Finished) => break,
-                Err(_) => return (n, End::Truncated),
+                Ok(Decoded::NeedMore { .. } | Decoded::Done { .. }) => break,
+                Err(_) => return (n, decoder.end(0)),
             }
         }
         buf.copy_within(used..filled, 0);
@@ -79,9 +81,9 @@ fn push(bytes: &[u8]) -> (usize, End) {
 #[test]
 fn sample_allocates_nothing() {
     let ((n, end), allocs) = allocations_during(|| walk(SAMPLE));
-    assert_eq!((n, end, allocs), (8, Some(End::Finish), 0));
+    assert_eq!((n, end, allocs), (8, Some(End::Complete), 0));
     let ((n, end), allocs) = allocations_during(|| push(SAMPLE));
-    assert_eq!((n, end, allocs), (8, End::Finish, 0));
+    assert_eq!((n, end, allocs), (8, End::Complete, 0));
 }
 
 #[test]

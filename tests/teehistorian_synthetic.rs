@@ -10,8 +10,9 @@
 )]
 
 use gamefmt::ErrorKind;
+use gamefmt::stream::{Decoded, End};
 use gamefmt::teehistorian::{
-    Args, End, Ex, ExMessage, Message, Record, TeehistorianIter, TeehistorianWriter, uuids,
+    Args, Ex, ExMessage, Message, Record, TeehistorianIter, TeehistorianWriter, uuids,
 };
 use uuid::Uuid;
 
@@ -24,7 +25,7 @@ fn body_start() -> usize {
 fn decode(bytes: &[u8]) -> (Vec<Record<'_>>, Option<End>) {
     let mut iter = TeehistorianIter::new(bytes).unwrap();
     let records = iter.by_ref().map(Result::unwrap).collect();
-    (records, iter.end())
+    (records, Some(iter.end()))
 }
 
 fn file(body: &[u8]) -> Vec<u8> {
@@ -195,7 +196,7 @@ fn every_message_and_ex_kind_round_trips() {
     let bytes = w.into_bytes();
 
     let (records, end) = decode(&bytes);
-    assert_eq!(end, Some(End::Finish));
+    assert_eq!(end, Some(End::Complete));
     let plain: Vec<(i32, Message<'_>)> = records
         .iter()
         .filter(|r| !matches!(r.message, Message::TickSkip { .. } | Message::Ex(_)))
@@ -328,7 +329,7 @@ fn tick_skip_zero_empty_ticks_and_descending_cids() {
         ]
     );
     let (records, end) = decode(&bytes);
-    assert_eq!(end, Some(End::Finish));
+    assert_eq!(end, Some(End::Complete));
     let ticks: Vec<i32> = records
         .iter()
         .filter(|r| !matches!(r.message, Message::TickSkip { .. }))
@@ -410,13 +411,13 @@ fn three_endings() {
     w.write(1, &Message::Finish).unwrap();
     let finished = w.into_bytes();
 
-    assert_eq!(decode(&finished).1, Some(End::Finish));
+    assert_eq!(decode(&finished).1, Some(End::Complete));
     assert_eq!(decode(&finished).0.len(), 3);
     assert_eq!(decode(&open).1, Some(End::Eof));
     assert_eq!(decode(&open).0.len(), 2);
 
-    // Cut inside DROP: PLAYER_NEW is delivered, then a truncation error at
-    // the offset where DROP starts.
+    // Cut inside DROP: PLAYER_NEW is delivered, then (the truncation rule)
+    // a quiet end, truncated at the offset where DROP starts.
     let cut = &open[..open.len() - 2];
     let drop_at = body_start() + 1 + 1 + 2 + 2;
     let mut iter = TeehistorianIter::new(cut).unwrap();
@@ -427,10 +428,8 @@ fn three_endings() {
             ..
         }))
     ));
-    let err = iter.next().unwrap().unwrap_err();
-    assert_eq!((err.kind, err.offset), (ErrorKind::Truncated, drop_at));
     assert!(iter.next().is_none());
-    assert_eq!(iter.end(), Some(End::Truncated));
+    assert_eq!(iter.end(), End::Truncated { offset: drop_at });
 
     // Cut inside the header.
     assert_eq!(
@@ -451,21 +450,24 @@ fn invalid_input_is_a_clean_error_and_fuses() {
     let err = iter.next().unwrap().unwrap_err();
     assert!(matches!(err.kind, ErrorKind::Corrupt(_)), "{err}");
     assert!(iter.next().is_none());
-    assert_eq!(iter.end(), None);
+    assert!(matches!(iter.end(), End::Damaged(_)));
 
     // The push decoder is fused too: the same error again, whatever follows.
     let mut decoder = gamefmt::teehistorian::Decoder::new();
     let at = body_start() + 2;
     assert!(matches!(
         decoder.decode(&bytes),
-        Ok(gamefmt::teehistorian::Decoded::Header { .. })
+        Ok(Decoded::Record {
+            record: gamefmt::teehistorian::Item::Header(_),
+            ..
+        })
     ));
     let body = &bytes[body_start()..];
     assert!(decoder.decode(body).is_ok());
     let first = decoder.decode(&body[2..]).unwrap_err();
     assert_eq!(first.offset, at);
     assert_eq!(decoder.decode(&[0x47, 0x01]), Err(first));
-    assert_eq!(decoder.end(0), End::Truncated);
+    assert_eq!(decoder.end(0), End::Damaged(first));
 
     // Negative sizes.
     for body in [&[0x46, 0x00, 0x41][..], &[0x49, 0x40, 0x00, 0x00, 0x41]] {

@@ -24,7 +24,7 @@ fuzz_target!(|bytes: &[u8]| {
     let mut chunks = view.chunks();
     loop {
         let a = chunks.next().map(|c| c.ok());
-        let b = reader.next_chunk().map(|c| c.ok());
+        let b = reader.next().map(|c| c.ok());
         assert_eq!(a, b);
         if !matches!(a, Some(Some(_))) {
             break;

@@ -9,9 +9,10 @@ use std::io;
 
 use gamefmt::Error;
 use gamefmt::slippi::{
-    Decoded, Decoder, Ending, Event, Frames, Metadata, Reader, Reassembler, SlippiEventIter,
-    SlippiView, SlippiWriter, VecReassembler, ubjson,
+    Decoder, Event, Frames, Item, Metadata, Reader, Reassembler, SlippiEventIter, SlippiView,
+    SlippiWriter, VecReassembler, ubjson,
 };
+use gamefmt::stream::{Decoded, End};
 use gamefmt_fuzz::slippi::{touch_event, touch_frame, touch_game_end, touch_game_start};
 use gamefmt_fuzz::{pieces, touch};
 use libfuzzer_sys::fuzz_target;
@@ -21,18 +22,14 @@ fuzz_target!(|bytes: &[u8]| {
     let mut iter = SlippiEventIter::new(bytes);
     let mut events = Vec::new();
     let error = loop {
-        match iter.next_event() {
-            Ok(Some(e)) => events.push(e),
-            Ok(None) => break None,
-            Err(e) => break Some(e),
+        match iter.next() {
+            Some(Ok(e)) => events.push(e),
+            None => break None,
+            Some(Err(e)) => break Some(e),
         }
     };
-    assert_eq!(
-        iter.next_event(),
-        Ok(None),
-        "fused after the end or an error"
-    );
-    let ending = iter.ending();
+    assert!(iter.next().is_none(), "fused after the end or an error");
+    let ending = iter.end();
 
     let mut buf = vec![0u8; 1 << 16];
     let mut fixed = Reassembler::new(&mut buf);
@@ -74,7 +71,7 @@ fuzz_target!(|bytes: &[u8]| {
         if let Ok(Some(m)) = view.metadata() {
             gamefmt_fuzz::slippi::touch_metadata(&m);
         }
-        assert_eq!(view.ending(), ending);
+        assert_eq!(view.end(), ending);
         assert!(
             view.events()
                 .map_while(Result::ok)
@@ -95,7 +92,7 @@ fuzz_target!(|bytes: &[u8]| {
     let mut seen = 0;
     let finished = loop {
         match reader.next() {
-            Some(Ok(Decoded::Event(e))) => {
+            Some(Ok(Item::Event(e))) => {
                 assert_eq!(events.get(seen), Some(&e));
                 seen += 1;
             }
@@ -107,7 +104,7 @@ fuzz_target!(|bytes: &[u8]| {
     if finished {
         assert!(error.is_none());
         assert_eq!(seen, events.len());
-        assert_eq!(reader.ending(), ending);
+        assert_eq!(reader.end(), ending);
     }
 
     // Re-encoding: the table, then every event after it.
@@ -141,7 +138,7 @@ fuzz_target!(|bytes: &[u8]| {
 
 /// Feeds `bytes` to a Decoder in pieces, as a stream would arrive; returns
 /// the events, the error met while still in the raw events, and the ending.
-fn push(bytes: &[u8]) -> (Vec<(u8, Vec<u8>)>, Option<Error>, Ending) {
+fn push(bytes: &[u8]) -> (Vec<(u8, Vec<u8>)>, Option<Error>, End) {
     let mut decoder = Decoder::new();
     let mut pending: Vec<u8> = Vec::new();
     let mut events = Vec::new();
@@ -150,28 +147,31 @@ fn push(bytes: &[u8]) -> (Vec<(u8, Vec<u8>)>, Option<Error>, Ending) {
         let mut used = 0;
         loop {
             match decoder.decode(&pending[used..]) {
-                Ok((Decoded::Event(e), n)) => {
+                Ok(Decoded::Record {
+                    record: Item::Event(e),
+                    consumed,
+                }) => {
                     events.push(owned(&e));
-                    used += n;
+                    used += consumed;
                 }
-                Ok((Decoded::NeedMore, _)) => break,
-                Ok((Decoded::Done, n)) => {
-                    used += n;
+                Ok(Decoded::Record { consumed, .. }) => used += consumed,
+                Ok(Decoded::NeedMore { .. }) => break,
+                Ok(Decoded::Done { consumed }) => {
+                    used += consumed;
                     pending.drain(..used);
-                    return (events, None, decoder.ending(pending.len()));
+                    return (events, None, decoder.end(pending.len()));
                 }
-                Ok((_, n)) => used += n,
                 // As for the iterator: damage after raw is not an event error.
-                Err(e) if decoder.in_raw() => return (events, Some(e), decoder.ending(0)),
+                Err(e) if decoder.in_raw() => return (events, Some(e), decoder.end(0)),
                 Err(_) => {
                     pending.drain(..used);
-                    return (events, None, decoder.ending(pending.len()));
+                    return (events, None, decoder.end(pending.len()));
                 }
             }
         }
         pending.drain(..used);
     }
-    (events, None, decoder.ending(pending.len()))
+    (events, None, decoder.end(pending.len()))
 }
 
 /// An event as its command byte and an owned copy of its payload (the

@@ -5,13 +5,14 @@
 //! same messages at the same ticks.
 #![no_main]
 
+use gamefmt::stream::{Decoded, End};
 use gamefmt::teehistorian::{
-    Decoded, Decoder, End, Message, PlayerState, Record, TeehistorianIter, TeehistorianWriter,
+    Decoder, Item, Message, PlayerState, Record, TeehistorianIter, TeehistorianWriter,
 };
 use libfuzzer_sys::fuzz_target;
 
 /// Every record up to the first error, and the ending if there was one.
-fn decode_all(bytes: &[u8]) -> Option<(Vec<Record<'_>>, Option<End>)> {
+fn decode_all(bytes: &[u8]) -> Option<(Vec<Record<'_>>, End)> {
     let mut iter = TeehistorianIter::new(bytes).ok()?;
     let records = iter.by_ref().map_while(Result::ok).collect();
     Some((records, iter.end()))
@@ -49,13 +50,16 @@ fuzz_target!(|bytes: &[u8]| {
         let mut used = 0;
         loop {
             match decoder.decode(&pending[used..]) {
-                Ok(Decoded::Header { consumed, .. }) => used += consumed,
-                Ok(Decoded::Record { record, consumed }) => {
+                Ok(Decoded::Record {
+                    record: Item::Message(record),
+                    consumed,
+                }) => {
                     assert_eq!(Some(&record), records.get(seen));
                     seen += 1;
                     used += consumed;
                 }
-                Ok(Decoded::NeedMore | Decoded::Finished) => break,
+                Ok(Decoded::Record { consumed, .. }) => used += consumed,
+                Ok(Decoded::NeedMore { .. } | Decoded::Done { .. }) => break,
                 Err(_) => break 'feed,
             }
         }
@@ -72,8 +76,8 @@ fuzz_target!(|bytes: &[u8]| {
     let written = w.into_bytes();
     let (back, back_end) = decode_all(&written).unwrap();
     assert_eq!(strip(&back), strip(&records));
-    if end == Some(End::Finish) {
-        assert_eq!(back_end, Some(End::Finish));
+    if end == End::Complete {
+        assert_eq!(back_end, End::Complete);
     }
 });
 

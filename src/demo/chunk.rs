@@ -3,6 +3,7 @@
 use core::iter::FusedIterator;
 
 use crate::error::{Error, Result};
+use crate::stream::{self, Decoded, End};
 
 /// First tick value DDNet accepts.
 pub const MIN_TICK: i32 = 0;
@@ -51,38 +52,75 @@ pub enum Chunk<'a> {
     },
 }
 
-/// What [`ChunkDecoder::decode`] found at the start of its input.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Decoded<T> {
-    /// A whole record and the bytes it took.
-    Record {
-        /// The record.
-        value: T,
-        /// Bytes consumed from the input.
-        consumed: usize,
-    },
-    /// The input ends inside a record (or is empty): feed more bytes.
-    NeedMore,
-}
+/// The largest chunk: a 3-byte header and a 65 535-byte payload. A push
+/// caller's buffer (and a [`Reader`](super::Reader)'s) must hold the
+/// largest chunk of its demo; this many bytes hold any.
+pub const MAX_CHUNK: usize = 3 + 65_535;
 
-/// The chunk-header state machine: the demo version and the last tick.
+/// The chunk-header state machine, a push decoder following the [stream
+/// contract](crate::stream): the demo version, the last tick and the
+/// position.
 ///
 /// Feed it bytes that start at a chunk boundary; it returns one chunk
 /// borrowed from them or [`Decoded::NeedMore`]. Its state changes only when
-/// it returns a chunk.
+/// it returns a chunk or an error (after which it is fused). The caller's
+/// buffer must hold the demo's largest chunk (at most [`MAX_CHUNK`] bytes).
+///
+/// ```
+/// use gamefmt::demo::{Chunk, Decoder};
+/// use gamefmt::stream::{Decoded, End};
+///
+/// // A tick marker (absolute tick 100), then a 3-byte message chunk, cut.
+/// let stream = [0x80, 0, 0, 0, 100, 0x43, 1, 2, 3];
+/// let mut decoder = Decoder::new(5, 0);
+/// let Decoded::Record { record, consumed } = decoder.decode(&stream)? else { panic!() };
+/// assert_eq!((record, consumed), (Chunk::Tick { tick: 100, keyframe: false }, 5));
+/// let rest = &stream[5..8];
+/// assert_eq!(decoder.decode(rest)?, Decoded::NeedMore { needed: Some(4) });
+/// assert_eq!(decoder.end(rest.len()), End::Truncated { offset: 5 });
+/// # Ok::<(), gamefmt::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug)]
-pub struct ChunkDecoder {
+pub struct Decoder {
     version: u8,
     tick: Option<i32>,
+    offset: usize,
+    failed: Option<Error>,
 }
 
-impl ChunkDecoder {
-    /// A decoder for a demo of `version` (3 to 6) before its first chunk.
+impl Decoder {
+    /// A decoder for a demo of `version` (3 to 6) before its first chunk,
+    /// which is at input offset `offset` (the base of error offsets: 0 for
+    /// a caller feeding the chunk stream alone, the chunk stream's file
+    /// offset for one feeding the file).
     #[must_use]
-    pub const fn new(version: u8) -> Self {
+    pub const fn new(version: u8, offset: usize) -> Self {
         Self {
             version,
             tick: None,
+            offset,
+            failed: None,
+        }
+    }
+
+    /// The offset of the next chunk.
+    #[must_use]
+    pub const fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// How the stream ended if the input ends now with `unconsumed` bytes
+    /// left over: [`End::Complete`] between two chunks (demos have no end
+    /// marker), [`End::Truncated`] inside one, [`End::Damaged`] after an
+    /// error.
+    #[must_use]
+    pub const fn end(&self, unconsumed: usize) -> End {
+        match self.failed {
+            Some(e) => End::Damaged(e),
+            None if unconsumed == 0 => End::Complete,
+            None => End::Truncated {
+                offset: self.offset,
+            },
         }
     }
 
@@ -92,16 +130,34 @@ impl ChunkDecoder {
         self.tick
     }
 
-    /// Decodes the chunk at the start of `buf`. Error offsets are relative
-    /// to `buf`.
+    /// Decodes the chunk at the start of `buf`.
     ///
     /// Tick markers follow DDNet: versions 3–4 carry a 6-bit tick delta
     /// (0 = a 4-byte big-endian tick follows), versions 5–6 a 5-bit delta
-    /// when bit 5 is set and a 4-byte tick otherwise. A delta before the
-    /// first absolute tick and ticks outside `0..0x6FFFFFFF` are errors.
+    /// when bit 5 is set and a 4-byte tick otherwise.
+    ///
+    /// # Errors
+    /// A delta before the first absolute tick and ticks outside
+    /// `0..0x6FFFFFFF`, at the chunk's offset (counted from the offset
+    /// given to [`Decoder::new`]). Fused afterwards.
     pub fn decode<'b>(&mut self, buf: &'b [u8]) -> Result<Decoded<Chunk<'b>>> {
+        if let Some(e) = self.failed {
+            return Err(e);
+        }
+        let result = self.decode_unfused(buf);
+        match result {
+            Ok(Decoded::Record { consumed, .. }) => {
+                self.offset = self.offset.saturating_add(consumed);
+            }
+            Err(e) => self.failed = Some(e),
+            Ok(_) => {}
+        }
+        result
+    }
+
+    fn decode_unfused<'b>(&mut self, buf: &'b [u8]) -> Result<Decoded<Chunk<'b>>> {
         let Some(&first) = buf.first() else {
-            return Ok(Decoded::NeedMore);
+            return Ok(Decoded::NeedMore { needed: Some(1) });
         };
         if first & TICKMARKER != 0 {
             let legacy = first & TICK_MASK_LEGACY;
@@ -116,13 +172,13 @@ impl ChunkDecoder {
                 Some(delta) => {
                     let prev = self.tick.ok_or(Error::corrupt(
                         "tick delta before the first absolute tick",
-                        0,
+                        self.offset,
                     ))?;
                     (prev.checked_add(i32::from(delta)), 1)
                 }
                 None => {
                     let Some(bytes) = buf.get(1..5) else {
-                        return Ok(Decoded::NeedMore);
+                        return Ok(Decoded::NeedMore { needed: Some(5) });
                     };
                     let mut be = [0u8; 4];
                     be.copy_from_slice(bytes);
@@ -131,10 +187,10 @@ impl ChunkDecoder {
             };
             let tick = tick
                 .filter(|t| (MIN_TICK..MAX_TICK).contains(t))
-                .ok_or(Error::corrupt("tick out of range", 0))?;
+                .ok_or(Error::corrupt("tick out of range", self.offset))?;
             self.tick = Some(tick);
             return Ok(Decoded::Record {
-                value: Chunk::Tick {
+                record: Chunk::Tick {
                     tick,
                     keyframe: first & KEYFRAME != 0,
                 },
@@ -150,59 +206,59 @@ impl ChunkDecoder {
         let (size, head) = match first & 0x1F {
             30 => match buf.get(1) {
                 Some(&b) => (usize::from(b), 2),
-                None => return Ok(Decoded::NeedMore),
+                None => return Ok(Decoded::NeedMore { needed: Some(2) }),
             },
             31 => match (buf.get(1), buf.get(2)) {
                 (Some(&lo), Some(&hi)) => (usize::from(u16::from_le_bytes([lo, hi])), 3),
-                _ => return Ok(Decoded::NeedMore),
+                _ => return Ok(Decoded::NeedMore { needed: Some(3) }),
             },
             n => (usize::from(n), 1usize),
         };
         let end = head.saturating_add(size);
         let Some(payload) = buf.get(head..end) else {
-            return Ok(Decoded::NeedMore);
+            return Ok(Decoded::NeedMore { needed: Some(end) });
         };
         Ok(Decoded::Record {
-            value: Chunk::Data { kind, payload },
+            record: Chunk::Data { kind, payload },
             consumed: end,
         })
     }
 }
 
-/// How a chunk stream ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub enum End {
-    /// Not at the end yet.
-    Open,
-    /// The stream ended on a chunk boundary.
-    Complete,
-    /// The stream ends inside a chunk that starts at `offset` (a recorder
-    /// that was killed): every whole chunk before it was returned.
-    Truncated {
-        /// File offset of the incomplete chunk.
-        offset: usize,
-    },
-    /// Decoding stopped at an error, which was returned.
-    Error,
+impl stream::Decoder for Decoder {
+    type Record<'a> = Chunk<'a>;
+
+    const MAX_RECORD: usize = MAX_CHUNK;
+
+    fn decode<'a>(&mut self, input: &'a [u8]) -> Result<Decoded<Chunk<'a>>> {
+        Self::decode(self, input)
+    }
+
+    fn offset(&self) -> usize {
+        self.offset
+    }
+
+    fn end(&self, unconsumed: usize) -> End {
+        Self::end(self, unconsumed)
+    }
 }
 
 /// Pull iterator over the chunks of a demo in memory; see
 /// [`super::DemoView::chunks`].
 ///
-/// Yields `Result<Chunk>`. A stream cut short inside a chunk ends cleanly
-/// (no error) after the last whole chunk; [`Chunks::end`] then says
-/// [`End::Truncated`]. After an error the iterator is fused.
+/// Yields `Result<Chunk>`, fused after an error; error offsets are file
+/// offsets. A stream cut short inside a chunk ends quietly after the last
+/// whole chunk ([the truncation rule](crate::stream#the-truncation-rule));
+/// [`DemoChunkIter::end`] then says [`End::Truncated`].
 #[derive(Clone, Debug)]
-pub struct Chunks<'a> {
+pub struct DemoChunkIter<'a> {
     bytes: &'a [u8],
     pos: usize,
-    base: usize,
-    decoder: ChunkDecoder,
-    end: End,
+    decoder: Decoder,
+    stopped: bool,
 }
 
-impl<'a> Chunks<'a> {
+impl<'a> DemoChunkIter<'a> {
     /// Chunks of a demo of `version` from `bytes`, which start at file
     /// offset `base`.
     #[must_use]
@@ -210,23 +266,22 @@ impl<'a> Chunks<'a> {
         Self {
             bytes,
             pos: 0,
-            base,
-            decoder: ChunkDecoder::new(version),
-            end: End::Open,
+            decoder: Decoder::new(version, base),
+            stopped: false,
         }
     }
 
-    /// How the stream ended ([`End::Open`] until the iterator returned
-    /// `None` or an error).
+    /// How the stream ended (meaningful once the iterator returned `None`
+    /// or an error; before that, as if the input ended here).
     #[must_use]
     pub const fn end(&self) -> End {
-        self.end
+        self.decoder.end(self.bytes.len().saturating_sub(self.pos))
     }
 
     /// File offset of the next chunk.
     #[must_use]
     pub const fn offset(&self) -> usize {
-        self.base.saturating_add(self.pos)
+        self.decoder.offset()
     }
 
     /// The tick of the last tick marker returned.
@@ -236,35 +291,29 @@ impl<'a> Chunks<'a> {
     }
 }
 
-impl<'a> Iterator for Chunks<'a> {
+impl<'a> Iterator for DemoChunkIter<'a> {
     type Item = Result<Chunk<'a>>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        if self.end != End::Open {
+        if self.stopped {
             return None;
         }
         let rest = self.bytes.get(self.pos..).unwrap_or_default();
         match self.decoder.decode(rest) {
-            Ok(Decoded::Record { value, consumed }) => {
+            Ok(Decoded::Record { record, consumed }) => {
                 self.pos = self.pos.saturating_add(consumed);
-                Some(Ok(value))
+                Some(Ok(record))
             }
-            Ok(Decoded::NeedMore) => {
-                self.end = if rest.is_empty() {
-                    End::Complete
-                } else {
-                    End::Truncated {
-                        offset: self.offset(),
-                    }
-                };
+            Ok(_) => {
+                self.stopped = true;
                 None
             }
             Err(e) => {
-                self.end = End::Error;
-                Some(Err(e.shifted(self.offset())))
+                self.stopped = true;
+                Some(Err(e))
             }
         }
     }
 }
 
-impl FusedIterator for Chunks<'_> {}
+impl FusedIterator for DemoChunkIter<'_> {}

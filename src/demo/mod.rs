@@ -11,14 +11,18 @@
 //! - [`DemoView::parse`] reads the header and locates the map
 //!   ([`DemoView::map`] gives it as a [`crate::datafile::DatafileView`]) and
 //!   the chunk stream.
-//! - [`DemoView::chunks`] is a pull iterator over [`Chunk`]s (built on the
-//!   push decoder [`ChunkDecoder`]); [`decode_payload`] Huffman-decodes and
-//!   unpacks a payload into buffers the caller owns. A stream cut short ends
-//!   cleanly after the last whole chunk, and [`Chunks::end`] says so.
-//! - [`Reconstructor`] keeps the full snapshot in effect while chunks are
-//!   fed to it; [`Frames`] yields it at every tick.
-//! - With `std`, [`Reader`] does the same over any `io::Read` in constant
-//!   memory.
+//! - [`DemoView::chunks`] is a pull iterator over [`Chunk`]s
+//!   ([`DemoChunkIter`], built on the push decoder [`Decoder`], following
+//!   the [stream contract](crate::stream)); [`decode_payload`]
+//!   Huffman-decodes and unpacks a payload into buffers the caller owns. A
+//!   stream cut short ends quietly after the last whole chunk, and
+//!   [`DemoChunkIter::end`] says so.
+//! - [`Decoder`] is fed the chunk stream by the caller, whose buffer must
+//!   hold the demo's largest chunk (at most [`MAX_CHUNK`] bytes).
+//! - With `std`, `Reader` does the same over any `io::Read`.
+//! - [`Reconstructor`] keeps the full snapshot in effect while chunks from
+//!   any of them are fed to it, and yields it at every tick; [`Frames`] is
+//!   it over a demo in memory.
 //!
 //! Message payloads are passed through as bytes (their ids are not
 //! interpreted, so unknown ones are no problem); [`message_id`] reads the
@@ -64,7 +68,7 @@ mod reader;
 mod reconstruct;
 mod view;
 
-pub use chunk::{Chunk, ChunkDecoder, ChunkKind, Chunks, Decoded, End, MAX_TICK, MIN_TICK};
+pub use chunk::{Chunk, ChunkKind, Decoder, DemoChunkIter, MAX_CHUNK, MAX_TICK, MIN_TICK};
 #[cfg(feature = "std")]
 pub use reader::Reader;
 #[cfg(feature = "alloc")]
@@ -75,7 +79,7 @@ pub use view::{DemoHeader, DemoView, MAX_VERSION, MIN_VERSION};
 use uuid::{Uuid, uuid};
 use zerocopy::little_endian::I32;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::snapshot::{ITEM_SIZES_06, ITEM_SIZES_07};
 
 /// `demoitem-sha256@ddnet.tw`: the version 6 header extension that carries
@@ -96,15 +100,24 @@ pub fn net_item_sizes(net_version: &str) -> &'static [u16] {
 /// Huffman-decodes a chunk payload into `scratch`, then unpacks the packed
 /// ints into `out`; returns the ints.
 ///
-/// Errors: those of [`crate::huffman::decode`] (offsets in `payload`) and
-/// of [`crate::snapshot::unpack_ints`] (offsets in the decoded bytes).
+/// # Errors
+/// Those of [`crate::huffman::decode`], at their offset in `payload`, and
+/// of [`crate::snapshot::unpack_ints`]: damage in the decoded bytes,
+/// which have no place in `payload`, is reported at offset 0 (the
+/// payload's start).
 pub fn decode_payload<'o>(
     payload: &[u8],
     scratch: &mut [u8],
     out: &'o mut [I32],
 ) -> Result<&'o [I32]> {
     let n = crate::huffman::decode(payload, scratch)?;
-    crate::snapshot::unpack_ints(scratch.get(..n).unwrap_or_default(), out)
+    crate::snapshot::unpack_ints(scratch.get(..n).unwrap_or_default(), out).map_err(in_decoded)
+}
+
+/// An error found in a payload's decoded data, reported at the payload's
+/// start (offset 0): the decoded data has no place in the input.
+fn in_decoded(e: Error) -> Error {
+    Error::new(e.kind, 0)
 }
 
 /// The id and system flag of a message payload (its decoded ints viewed as

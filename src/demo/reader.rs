@@ -1,83 +1,100 @@
-//! Reading a demo from any `io::Read` in constant memory (feature `std`).
+//! [`Reader`]: a demo's header and chunks from any `io::Read`, through the
+//! one generic [`stream::Reader`].
 
-use std::boxed::Box;
-use std::io::{self, Read};
+use std::io;
 
-use super::chunk::{Chunk, ChunkDecoder, Decoded, End};
-use super::view::DemoHeader;
-use crate::error::Error;
+use super::chunk::{Chunk, Decoder};
+use super::view::{DemoHeader, MIN_VERSION};
+use crate::error::{Error, ErrorKind};
+use crate::stream::{self, End, ReadError};
 
-/// Bytes of the internal buffer: any chunk (at most 3 + 65535 bytes) fits.
-const BUF_LEN: usize = 1 << 17;
-
-/// Reads a demo's chunks from an [`io::Read`] with one fixed 128 KiB
-/// buffer, whatever the file size. The embedded map is read and skipped.
+/// Reads a demo from an [`io::Read`]: the header, then (skipping the
+/// embedded map) one chunk at a time, each lent until the next call
+/// (payload still compressed; see [`super::decode_payload`], and
+/// [`super::Reconstructor`] for the snapshots).
 ///
-/// [`Reader::next_chunk`] lends each chunk (payload still compressed; see
-/// [`super::decode_payload`]) until the next call. As with
-/// [`super::Chunks`], a stream cut short inside a chunk ends cleanly and
-/// [`Reader::end`] reports [`End::Truncated`]. Decoding errors are
-/// `io::ErrorKind::InvalidData` wrapping a [`crate::Error`] with the file
-/// offset.
+/// The chunks come from [`stream::Reader`] with the chunk [`Decoder`]
+/// (see it for buffering, errors and endings); each is decoded once.
+/// Error offsets are file offsets. As with [`super::DemoChunkIter`], a
+/// stream cut short inside a chunk ends quietly and [`Reader::end`]
+/// reports [`End::Truncated`].
+///
+/// ```
+/// # fn main() -> Result<(), gamefmt::stream::ReadError> {
+/// # let field = |s: &[u8], n: usize| { let mut f = s.to_vec(); f.resize(n, 0); f };
+/// # let mut demo = b"TWDEMO\0\x05".to_vec();
+/// # demo.extend(field(b"0.6 626fce9a778df4d4", 64));
+/// # demo.extend(field(b"dm1", 64));
+/// # demo.extend([0; 8]);
+/// # demo.extend(field(b"client", 8));
+/// # demo.extend(1i32.to_be_bytes());
+/// # demo.extend(field(b"2026-01-01_00-00-00", 20));
+/// # demo.extend([0; 260]);
+/// # demo.extend([0xC0, 0, 0, 0, 100, 0x23, 0x2B, 0x6E, 0x00, 0xA1]);
+/// use gamefmt::demo::{Chunk, Reader};
+/// use gamefmt::stream::End;
+///
+/// let mut reader = Reader::new(&demo[..])?; // any io::Read
+/// assert_eq!(reader.header().map_name(), "dm1");
+/// let mut ticks = Vec::new();
+/// while let Some(chunk) = reader.next() {
+///     if let Chunk::Tick { tick, .. } = chunk? {
+///         ticks.push(tick);
+///     }
+/// }
+/// assert_eq!((ticks, reader.end()), (vec![100, 101], End::Complete));
+/// # Ok(()) }
+/// ```
 #[derive(Debug)]
 pub struct Reader<R> {
-    src: Source<R>,
+    chunks: stream::Reader<R, Decoder>,
     header: DemoHeader,
-    decoder: ChunkDecoder,
-    state: End,
 }
 
-/// The fixed buffer and the reader it is refilled from.
-#[derive(Debug)]
-struct Source<R> {
-    inner: R,
-    buf: Box<[u8]>,
-    start: usize,
-    end: usize,
-    /// File offset of `buf[start]`.
-    offset: usize,
-    eof: bool,
-}
+impl<R: io::Read> Reader<R> {
+    /// Reads the header and skips the embedded map, with a buffer that
+    /// grows as chunks need (up to twice [`MAX_CHUNK`](super::MAX_CHUNK)).
+    ///
+    /// # Errors
+    /// Reading fails, the header is invalid, or the file ends inside the
+    /// header or the map.
+    pub fn new(source: R) -> Result<Self, ReadError> {
+        Self::prelude(stream::Reader::with_decoder(
+            source,
+            Decoder::new(MIN_VERSION, 0),
+        ))
+    }
 
-fn invalid(e: Error) -> io::Error {
-    io::Error::new(io::ErrorKind::InvalidData, e)
-}
-
-impl<R: Read> Reader<R> {
-    /// Reads the header and skips the embedded map.
-    pub fn new(inner: R) -> io::Result<Self> {
-        let mut src = Source {
-            inner,
-            buf: std::vec![0u8; BUF_LEN].into_boxed_slice(),
-            start: 0,
-            end: 0,
-            offset: 0,
-            eof: false,
-        };
-        while src.end < DemoHeader::MAX_LEN && !src.eof {
-            src.fill()?;
+    /// As [`Reader::new`], with a fixed buffer of `capacity` bytes, which
+    /// must hold the header ([`DemoHeader::MAX_LEN`] bytes) and the demo's
+    /// largest chunk (at most [`MAX_CHUNK`](super::MAX_CHUNK) bytes): a longer chunk fails
+    /// with [`ErrorKind::BufferTooSmall`](crate::ErrorKind::BufferTooSmall).
+    ///
+    /// # Errors
+    /// As [`Reader::new`], and
+    /// [`ErrorKind::BufferTooSmall`](crate::ErrorKind::BufferTooSmall) for
+    /// a `capacity` below [`DemoHeader::MAX_LEN`].
+    pub fn with_capacity(source: R, capacity: usize) -> Result<Self, ReadError> {
+        if capacity < DemoHeader::MAX_LEN {
+            let needed = DemoHeader::MAX_LEN;
+            let kind = ErrorKind::BufferTooSmall { needed };
+            return Err(ReadError::Decode(Error::new(kind, 0)));
         }
-        let header = DemoHeader::parse(src.pending()).map_err(invalid)?;
-        src.consume(header.map_offset());
-        let mut map_left = usize::try_from(header.map_size()).unwrap_or(usize::MAX);
-        while map_left > 0 {
-            if src.start == src.end {
-                if src.eof {
-                    return Err(invalid(Error::truncated(src.offset)));
-                }
-                src.fill()?;
-                continue;
-            }
-            let n = map_left.min(src.end.saturating_sub(src.start));
-            src.consume(n);
-            map_left = map_left.saturating_sub(n);
-        }
-        Ok(Self {
-            src,
-            decoder: ChunkDecoder::new(header.version()),
-            header,
-            state: End::Open,
-        })
+        let decoder = Decoder::new(MIN_VERSION, 0);
+        Self::prelude(stream::Reader::with_decoder_and_capacity(
+            source, decoder, capacity,
+        ))
+    }
+
+    /// Reads the header and skips the map, then sets the chunk decoder.
+    fn prelude(mut chunks: stream::Reader<R, Decoder>) -> Result<Self, ReadError> {
+        let head = chunks.fill_to(DemoHeader::MAX_LEN)?;
+        let header = DemoHeader::parse(head).map_err(ReadError::Decode)?;
+        let map_len = usize::try_from(header.map_size()).unwrap_or(usize::MAX);
+        let skip = header.map_offset().saturating_add(map_len);
+        chunks.skip(skip, 0)?;
+        chunks.set_decoder(Decoder::new(header.version(), skip));
+        Ok(Self { chunks, header })
     }
 
     /// The demo header.
@@ -86,99 +103,26 @@ impl<R: Read> Reader<R> {
         &self.header
     }
 
-    /// How the chunk stream ended ([`End::Open`] while chunks remain).
+    /// The next chunk, `None` at the end of the stream (see
+    /// [`Reader::end`]). Fused after an error.
+    #[allow(
+        clippy::should_implement_trait,
+        reason = "records borrow the buffer: a lending `next`, which `Iterator` cannot express"
+    )]
+    pub fn next(&mut self) -> Option<Result<Chunk<'_>, ReadError>> {
+        self.chunks.next()
+    }
+
+    /// How the chunk stream ended (meaningful once [`Reader::next`]
+    /// returned `None` or an error).
     #[must_use]
-    pub const fn end(&self) -> End {
-        self.state
+    pub fn end(&self) -> End {
+        self.chunks.end()
     }
 
     /// File offset of the next chunk.
     #[must_use]
-    pub const fn offset(&self) -> usize {
-        self.src.offset
-    }
-
-    /// The next chunk, `None` at the end of the stream (see
-    /// [`Reader::end`]). Fused after an error.
-    pub fn next_chunk(&mut self) -> Option<io::Result<Chunk<'_>>> {
-        if self.state != End::Open {
-            return None;
-        }
-        // Find a whole chunk first (on a copy of the decoder), so that the
-        // chunk returned below is the only borrow of the buffer.
-        loop {
-            let mut probe = self.decoder;
-            match probe.decode(self.src.pending()) {
-                Ok(Decoded::Record { .. }) => break,
-                Ok(Decoded::NeedMore) if self.src.eof => {
-                    self.state = if self.src.pending().is_empty() {
-                        End::Complete
-                    } else {
-                        End::Truncated {
-                            offset: self.src.offset,
-                        }
-                    };
-                    return None;
-                }
-                Ok(Decoded::NeedMore) => {
-                    if let Err(e) = self.src.fill() {
-                        self.state = End::Error;
-                        return Some(Err(e));
-                    }
-                }
-                Err(e) => {
-                    self.state = End::Error;
-                    return Some(Err(invalid(e.shifted(self.src.offset))));
-                }
-            }
-        }
-        let src = &mut self.src;
-        let pending = src.buf.get(src.start..src.end).unwrap_or_default();
-        match self.decoder.decode(pending) {
-            Ok(Decoded::Record { value, consumed }) => {
-                src.start = src.start.saturating_add(consumed);
-                src.offset = src.offset.saturating_add(consumed);
-                Some(Ok(value))
-            }
-            // The probe above found a whole chunk in the same bytes.
-            Ok(Decoded::NeedMore) => None,
-            Err(e) => Some(Err(invalid(e.shifted(src.offset)))),
-        }
-    }
-}
-
-impl<R: Read> Source<R> {
-    /// The bytes read but not consumed.
-    fn pending(&self) -> &[u8] {
-        self.buf.get(self.start..self.end).unwrap_or_default()
-    }
-
-    fn consume(&mut self, n: usize) {
-        self.start = self.start.saturating_add(n).min(self.end);
-        self.offset = self.offset.saturating_add(n);
-    }
-
-    /// Moves the unread bytes to the front and reads more after them.
-    fn fill(&mut self) -> io::Result<()> {
-        self.buf.copy_within(self.start..self.end, 0);
-        self.end = self.end.saturating_sub(self.start);
-        self.start = 0;
-        let Some(space) = self.buf.get_mut(self.end..) else {
-            return Ok(());
-        };
-        loop {
-            match self.inner.read(space) {
-                Ok(0) => {
-                    self.eof = true;
-                    return Ok(());
-                }
-                Ok(n) => {
-                    self.end = self.end.saturating_add(n);
-                    return Ok(());
-                }
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
-            }
-        }
+    pub fn offset(&self) -> usize {
+        self.chunks.offset()
     }
 }

@@ -2,10 +2,11 @@
 
 use zerocopy::little_endian::I32;
 
-use super::chunk::{Chunk, ChunkKind, Chunks, End};
-use super::{DemoView, decode_payload};
+use super::chunk::{Chunk, ChunkKind, DemoChunkIter};
+use super::{DemoView, decode_payload, in_decoded};
 use crate::error::{Error, Result};
 use crate::snapshot::{DeltaView, SnapshotView, apply};
+use crate::stream::End;
 
 /// Bytes a Huffman-decoded chunk payload may take (DDNet drops larger ones).
 pub const MAX_PAYLOAD: usize = crate::snapshot::MAX_SIZE;
@@ -71,9 +72,14 @@ impl Default for OwnedBuffers {
     }
 }
 
-/// Keeps the snapshot in effect while chunks are fed to it: a full
-/// snapshot replaces it, a delta is applied to it. Works in two fixed
-/// snapshot buffers (plus the payload buffers) and never allocates.
+/// The snapshot-reconstruction stage: keeps the snapshot in effect while
+/// chunks are fed to it — a full snapshot replaces it, a delta is applied
+/// to it — and, fed every chunk with [`Reconstructor::push`], yields the
+/// full snapshot at every tick. The chunks may come from any source:
+/// [`DemoView::chunks`], the push [`super::Decoder`] or a
+/// [`Reader`](super::Reader). Works in two fixed snapshot buffers (plus the
+/// payload buffers) and never allocates; [`Frames`] is it over a demo in
+/// memory.
 ///
 /// A chunk that fails to decode or apply leaves the snapshot in effect
 /// unchanged (DDNet's player skips such a delta and goes on).
@@ -85,6 +91,9 @@ pub struct Reconstructor<'b> {
     next: &'b mut [I32],
     len: Option<usize>,
     sizes: &'b [u16],
+    /// The tick open since the last tick marker pushed, and its keyframe
+    /// flag.
+    open: Option<(i32, bool)>,
 }
 
 impl<'b> Reconstructor<'b> {
@@ -99,12 +108,17 @@ impl<'b> Reconstructor<'b> {
             next: buffers.next,
             len: None,
             sizes,
+            open: None,
         }
     }
 
     /// Feeds one chunk: snapshots and deltas update the snapshot in effect;
-    /// tick markers, messages and unknown chunks are ignored. Error offsets
-    /// are relative to the chunk's payload or its decoded ints.
+    /// tick markers, messages and unknown chunks are ignored.
+    ///
+    /// # Errors
+    /// A payload that does not decode, a snapshot or delta that is invalid
+    /// or does not apply, a delta before the first snapshot; offsets are
+    /// relative to the chunk's payload (see [`decode_payload`]).
     pub fn feed(&mut self, chunk: &Chunk<'_>) -> Result<()> {
         let Chunk::Data { kind, payload } = *chunk else {
             return Ok(());
@@ -112,7 +126,7 @@ impl<'b> Reconstructor<'b> {
         let len = match kind {
             ChunkKind::Snapshot => {
                 let ints = decode_payload(payload, self.scratch, self.next)?;
-                SnapshotView::from_ints(ints)?;
+                SnapshotView::from_ints(ints).map_err(in_decoded)?;
                 ints.len()
             }
             ChunkKind::Delta => {
@@ -121,10 +135,13 @@ impl<'b> Reconstructor<'b> {
                 };
                 // Validated when it became the snapshot in effect.
                 let current = self.current.get(..len).unwrap_or_default();
-                let base = SnapshotView::from_valid_ints(current)?;
+                let base = SnapshotView::from_valid_ints(current).map_err(in_decoded)?;
                 let ints = decode_payload(payload, self.scratch, self.payload)?;
-                let delta = DeltaView::from_ints(ints, self.sizes)?;
-                apply(&base, &delta, self.next)?.as_ints().len()
+                let delta = DeltaView::from_ints(ints, self.sizes).map_err(in_decoded)?;
+                apply(&base, &delta, self.next)
+                    .map_err(in_decoded)?
+                    .as_ints()
+                    .len()
             }
             ChunkKind::Message | ChunkKind::Unknown => return Ok(()),
         };
@@ -133,7 +150,45 @@ impl<'b> Reconstructor<'b> {
         Ok(())
     }
 
+    /// Feeds the next chunk of the stream, tick markers included: a tick
+    /// marker ends the tick before it, whose frame is then returned (once
+    /// a full snapshot was seen), borrowing the buffers until the next
+    /// call.
+    ///
+    /// # Errors
+    /// As [`Reconstructor::feed`].
+    pub fn push(&mut self, chunk: &Chunk<'_>) -> Result<Option<Frame<'_>>> {
+        let tick = self.push_tick(chunk)?;
+        Ok(tick.and_then(|t| self.frame(t)))
+    }
+
+    /// [`Reconstructor::push`] without borrowing: the tick it ends.
+    fn push_tick(&mut self, chunk: &Chunk<'_>) -> Result<Option<(i32, bool)>> {
+        match *chunk {
+            Chunk::Tick { tick, keyframe } => Ok(self.open.replace((tick, keyframe))),
+            Chunk::Data { .. } => self.feed(chunk).map(|()| None),
+        }
+    }
+
+    /// The end of the stream: the frame of the last tick, if any.
+    pub fn finish(&mut self) -> Option<Frame<'_>> {
+        let tick = self.open.take()?;
+        self.frame(tick)
+    }
+
+    /// The frame of `tick` with the snapshot in effect.
+    fn frame(&self, (tick, keyframe): (i32, bool)) -> Option<Frame<'_>> {
+        Some(Frame {
+            tick,
+            keyframe,
+            snapshot: self.snapshot()?,
+        })
+    }
+
     /// Decodes a payload (say, a message) into the payload buffer.
+    ///
+    /// # Errors
+    /// As [`decode_payload`].
     pub fn decode(&mut self, payload: &[u8]) -> Result<&[I32]> {
         decode_payload(payload, self.scratch, self.payload)
     }
@@ -160,17 +215,17 @@ pub struct Frame<'s> {
 }
 
 /// Yields the full snapshot at every tick of a demo (after the first full
-/// snapshot), with keyframes and deltas applied in two fixed buffers.
+/// snapshot), with keyframes and deltas applied in two fixed buffers: the
+/// [`Reconstructor`] stage over [`DemoView::chunks`].
 ///
 /// A lending iterator: [`Frames::next`] returns a frame borrowing the
 /// buffers, valid until the next call. Messages are skipped. Fused after
 /// the first error.
 #[derive(Debug)]
 pub struct Frames<'a, 'b> {
-    chunks: Chunks<'a>,
+    chunks: DemoChunkIter<'a>,
     rec: Reconstructor<'b>,
-    open: Option<(i32, bool)>,
-    failed: bool,
+    stopped: bool,
 }
 
 impl<'a, 'b> Frames<'a, 'b> {
@@ -180,55 +235,55 @@ impl<'a, 'b> Frames<'a, 'b> {
         Self {
             chunks: demo.chunks(),
             rec: Reconstructor::new(buffers, demo.header().item_sizes()),
-            open: None,
-            failed: false,
+            stopped: false,
         }
     }
 
     /// The next tick's frame, `None` at the end, or the error that stopped
-    /// decoding (with the file offset of the chunk). Not an `Iterator`:
-    /// the frame borrows the buffers.
+    /// decoding (with its file offset: a chunk's, or a position in a
+    /// chunk's payload). Not an `Iterator`: the frame borrows the buffers.
     #[allow(
         clippy::should_implement_trait,
         reason = "records borrow the buffer: a lending `next`, which `Iterator` cannot express"
     )]
     pub fn next(&mut self) -> Option<Result<Frame<'_>>> {
-        if self.failed {
+        if self.stopped {
             return None;
         }
         loop {
-            let at = self.chunks.offset();
-            let done = match self.chunks.next() {
-                None => self.open.take(),
-                Some(Err(e)) => {
-                    self.failed = true;
-                    return Some(Err(e));
-                }
-                Some(Ok(Chunk::Tick { tick, keyframe })) => self.open.replace((tick, keyframe)),
-                Some(Ok(chunk)) => {
-                    if let Err(e) = self.rec.feed(&chunk) {
-                        self.failed = true;
-                        return Some(Err(Error::new(e.kind, at)));
-                    }
-                    continue;
+            let chunk = match self.chunks.next() {
+                Some(Ok(chunk)) => chunk,
+                Some(Err(e)) => return Some(Err(self.stop(e))),
+                None => {
+                    self.stopped = true;
+                    return self.rec.finish().map(Ok);
                 }
             };
-            match done {
-                Some((tick, keyframe)) if self.rec.len.is_some() => {
-                    let snapshot = self.rec.snapshot()?;
-                    return Some(Ok(Frame {
-                        tick,
-                        keyframe,
-                        snapshot,
-                    }));
+            match self.rec.push_tick(&chunk) {
+                Ok(None) => {}
+                // Before the first full snapshot, ticks have no frame.
+                Ok(Some(tick)) if self.rec.len.is_some() => return self.rec.frame(tick).map(Ok),
+                Ok(Some(_)) => {}
+                Err(e) => {
+                    // Payload offsets, from the payload's file offset.
+                    let payload = match chunk {
+                        Chunk::Data { payload, .. } => payload.len(),
+                        Chunk::Tick { .. } => 0,
+                    };
+                    let at = self.chunks.offset().saturating_sub(payload);
+                    return Some(Err(self.stop(e.shifted(at))));
                 }
-                None if self.chunks.end() != End::Open => return None,
-                _ => {}
             }
         }
     }
 
-    /// How the chunk stream ended (see [`Chunks::end`]).
+    #[cold]
+    fn stop(&mut self, e: Error) -> Error {
+        self.stopped = true;
+        e
+    }
+
+    /// How the chunk stream ended (see [`DemoChunkIter::end`]).
     #[must_use]
     pub const fn end(&self) -> End {
         self.chunks.end()

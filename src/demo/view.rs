@@ -3,7 +3,7 @@
 use uuid::Uuid;
 use zerocopy::FromBytes;
 
-use super::chunk::Chunks;
+use super::chunk::DemoChunkIter;
 use super::raw::{Header, MAGIC, MAX_MARKERS, TimelineMarkers};
 use super::{SHA256_EXTENSION, net_item_sizes};
 use crate::bytes::Cursor;
@@ -253,7 +253,7 @@ impl<'a> DemoView<'a> {
 
     /// A pull iterator over the chunks; errors carry file offsets.
     #[must_use]
-    pub fn chunks(&self) -> Chunks<'a> {
-        Chunks::new(self.chunks, self.header.version, self.chunks_offset())
+    pub fn chunks(&self) -> DemoChunkIter<'a> {
+        DemoChunkIter::new(self.chunks, self.header.version, self.chunks_offset())
     }
 }

@@ -2,15 +2,17 @@
 //! `.slp` stream.
 
 use crate::error::{Error, ErrorKind, Result};
+use crate::stream::{self, Decoded, End};
 
 use super::events::Event;
 use super::payloads::PayloadSizes;
 use super::{CMD_EVENT_PAYLOADS, CMD_GAME_END, HEADER_LEN, METADATA_KEY, SIGNATURE, ubjson};
 
-/// One step of [`Decoder::decode`], borrowing from the caller's input.
+/// One record of a `.slp` stream, borrowing from the caller's input: what
+/// [`Decoder::decode`] and [`Reader`](super::Reader) deliver.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[non_exhaustive]
-pub enum Decoded<'a> {
+pub enum Item<'a> {
     /// The 15-byte file header: the raw array's declared length (0 = the
     /// file was written live and the length never patched).
     Header {
@@ -22,37 +24,6 @@ pub enum Decoded<'a> {
     /// The metadata element's UBJSON value (starting at `{`); parse it with
     /// [`super::Metadata::parse`].
     Metadata(&'a [u8]),
-    /// The input holds no complete record: feed more bytes (the same
-    /// unconsumed bytes plus new ones).
-    NeedMore,
-    /// The file's top-level object is closed; nothing more to decode.
-    /// Bytes after it are ignored.
-    Done,
-}
-
-/// How a stream ended, told apart by [`Decoder::ending`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub enum Ending {
-    /// A Game End event was decoded.
-    Complete,
-    /// No Game End, but the input ended at an event boundary (a game still
-    /// being written, a crashed recorder, or a file without Game End).
-    Eof,
-    /// The input ended inside an event (or inside the file header).
-    Truncated,
-}
-
-impl Ending {
-    /// `"complete"`, `"eof"` or `"truncated"`.
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            Self::Complete => "complete",
-            Self::Eof => "eof",
-            Self::Truncated => "truncated",
-        }
-    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,16 +36,16 @@ enum State {
     Done,
 }
 
-/// What a step decoded, without borrowing the input (the record is
-/// `input[..used]`), so that owners of a refillable buffer can decide to
-/// refill before borrowing.
+/// What a step of the state machine decoded, without borrowing the input
+/// (the record is `input[..used]`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Step {
+enum Step {
     Header(u32),
     Event,
     /// The metadata value starts this many bytes into the record.
     Metadata(usize),
-    NeedMore,
+    /// The least input length that holds the next record, when known.
+    NeedMore(Option<usize>),
     Done,
 }
 
@@ -83,28 +54,30 @@ pub(crate) enum Step {
 /// bytes it consumed. Nothing is allocated; the decoder itself holds the
 /// payload size table and a few counters.
 ///
+/// It follows the [stream contract](crate::stream): error offsets count
+/// from the start of the stream, it is fused after an error, and
+/// [`Decoder::end`] tells how the stream ended.
+///
 /// ```
-/// use gamefmt::slippi::{Decoded, Decoder, Ending};
+/// use gamefmt::slippi::{Decoder, Item};
+/// use gamefmt::stream::{Decoded, End};
 /// # let file = gamefmt::slippi::SAMPLE;
 /// let mut decoder = Decoder::new();
 /// let mut pending: Vec<u8> = Vec::new();
 /// let mut events = 0;
 /// for chunk in file.chunks(7) {           // bytes arriving a few at a time
 ///     pending.extend_from_slice(chunk);
-///     let mut used_total = 0;
-///     loop {
-///         let (record, used) = decoder.decode(&pending[used_total..])?;
-///         used_total += used;
-///         match record {
-///             Decoded::NeedMore | Decoded::Done => break,
-///             Decoded::Event(_) => events += 1,
-///             _ => {}
+///     let mut used = 0;
+///     while let Decoded::Record { record, consumed } = decoder.decode(&pending[used..])? {
+///         used += consumed;
+///         if let Item::Event(_) = record {
+///             events += 1;
 ///         }
 ///     }
-///     pending.drain(..used_total);
+///     pending.drain(..used);
 /// }
 /// assert_eq!(events, 9);
-/// assert_eq!(decoder.ending(pending.len()), Ending::Complete);
+/// assert_eq!(decoder.end(pending.len()), End::Complete);
 /// # Ok::<(), gamefmt::Error>(())
 /// ```
 #[derive(Clone, Debug)]
@@ -115,6 +88,7 @@ pub struct Decoder {
     raw_pos: u64,
     offset: usize,
     game_end: bool,
+    failed: Option<Error>,
 }
 
 impl Default for Decoder {
@@ -134,34 +108,58 @@ impl Decoder {
             raw_pos: 0,
             offset: 0,
             game_end: false,
+            failed: None,
         }
     }
 
     /// Decodes the next record from `input` (the bytes not consumed so
-    /// far). Returns the record and how many bytes of `input` it used;
-    /// [`Decoded::NeedMore`] uses none.
+    /// far): the record and how many bytes of `input` it used, or
+    /// [`Decoded::NeedMore`], or [`Decoded::Done`] after the file's closing
+    /// `}` (bytes after it are not read).
     ///
     /// # Errors
     /// [`ErrorKind::BadMagic`] for a file that does not start with the
     /// `.slp` header; [`ErrorKind::Corrupt`] for a bad payload table, a
     /// command missing from it, an event crossing
     /// the declared raw length, or a damaged metadata element. Error
-    /// offsets count from the start of the stream.
-    pub fn decode<'a>(&mut self, input: &'a [u8]) -> Result<(Decoded<'a>, usize)> {
+    /// offsets count from the start of the stream. Fused afterwards.
+    pub fn decode<'a>(&mut self, input: &'a [u8]) -> Result<Decoded<Item<'a>>> {
         let (step, used) = self.step(input)?;
-        Ok((record(step, input.get(..used).unwrap_or_default()), used))
+        let bytes = input.get(..used).unwrap_or_default();
+        let record = match step {
+            Step::Header(raw_len) => Item::Header { raw_len },
+            Step::Event => Item::Event(Event::parse(bytes)),
+            Step::Metadata(start) => Item::Metadata(bytes.get(start..).unwrap_or_default()),
+            Step::NeedMore(needed) => return Ok(Decoded::NeedMore { needed }),
+            Step::Done => return Ok(Decoded::Done { consumed: used }),
+        };
+        Ok(Decoded::Record {
+            record,
+            consumed: used,
+        })
     }
 
-    /// How the stream ended, given the number of bytes fed but not consumed.
+    /// How the stream ended if the input ends now, with `unconsumed` bytes
+    /// fed but not consumed: [`End::Complete`] once Game End was decoded;
+    /// [`End::Eof`] at an event boundary or after the raw events;
+    /// [`End::Truncated`] inside the header or an event;
+    /// [`End::Damaged`] after an error in the raw events (damage in the
+    /// metadata, after them, does not change how the events ended).
     #[must_use]
-    pub fn ending(&self, unconsumed: usize) -> Ending {
-        if self.game_end {
-            return Ending::Complete;
+    pub fn end(&self, unconsumed: usize) -> End {
+        if let Some(e) = self.failed.filter(|_| self.in_raw()) {
+            return End::Damaged(e);
         }
+        if self.game_end {
+            return End::Complete;
+        }
+        let truncated = End::Truncated {
+            offset: self.offset,
+        };
         match self.state {
-            State::Header => Ending::Truncated,
-            State::Payloads | State::Events if unconsumed > 0 => Ending::Truncated,
-            _ => Ending::Eof,
+            State::Header => truncated,
+            State::Payloads | State::Events if unconsumed > 0 => truncated,
+            _ => End::Eof,
         }
     }
 
@@ -240,8 +238,20 @@ impl Decoder {
         Error::corrupt(what, self.offset)
     }
 
-    /// The state machine proper; see [`Decoder::decode`].
-    pub(crate) fn step(&mut self, input: &[u8]) -> Result<(Step, usize)> {
+    /// The state machine proper; see [`Decoder::decode`]. Fused after an
+    /// error.
+    fn step(&mut self, input: &[u8]) -> Result<(Step, usize)> {
+        if let Some(e) = self.failed {
+            return Err(e);
+        }
+        let result = self.step_unfused(input);
+        if let Err(e) = result {
+            self.failed = Some(e);
+        }
+        result
+    }
+
+    fn step_unfused(&mut self, input: &[u8]) -> Result<(Step, usize)> {
         loop {
             match self.state {
                 State::Header => {
@@ -250,7 +260,7 @@ impl Decoder {
                         return Err(Error::new(ErrorKind::BadMagic, self.offset));
                     }
                     let Some(len) = input.get(SIGNATURE.len()..HEADER_LEN) else {
-                        return Ok((Step::NeedMore, 0));
+                        return Ok((Step::NeedMore(Some(HEADER_LEN)), 0));
                     };
                     let mut be = [0u8; 4];
                     be.copy_from_slice(len);
@@ -261,7 +271,7 @@ impl Decoder {
                 }
                 State::Payloads => {
                     let Some(&code) = input.first() else {
-                        return Ok((Step::NeedMore, 0));
+                        return Ok((Step::NeedMore(Some(2)), 0));
                     };
                     if code != CMD_EVENT_PAYLOADS {
                         return Err(
@@ -269,7 +279,7 @@ impl Decoder {
                         );
                     }
                     let Some(&size) = input.get(1) else {
-                        return Ok((Step::NeedMore, 0));
+                        return Ok((Step::NeedMore(Some(2)), 0));
                     };
                     if size % 3 != 1 {
                         return Err(Error::corrupt(
@@ -280,7 +290,7 @@ impl Decoder {
                     let n = usize::from(size).saturating_add(1);
                     self.check_fits_raw(n)?;
                     let Some(event) = input.get(..n) else {
-                        return Ok((Step::NeedMore, 0));
+                        return Ok((Step::NeedMore(Some(n)), 0));
                     };
                     self.sizes = PayloadSizes::parse(event, self.offset)?;
                     self.state = State::Events;
@@ -292,7 +302,7 @@ impl Decoder {
                         continue;
                     }
                     let Some(&code) = input.first() else {
-                        return Ok((Step::NeedMore, 0));
+                        return Ok((Step::NeedMore(Some(1)), 0));
                     };
                     let size = self.sizes.get(code);
                     if self.raw_len == 0 && (self.game_end || size.is_none()) {
@@ -301,7 +311,7 @@ impl Decoder {
                                 self.state = State::AfterRaw;
                                 continue;
                             }
-                            None => return Ok((Step::NeedMore, 0)),
+                            None => return Ok((Step::NeedMore(None), 0)),
                             Some(false) => {}
                         }
                     }
@@ -312,7 +322,7 @@ impl Decoder {
                     let n = usize::from(size).saturating_add(1);
                     self.check_fits_raw(n)?;
                     if input.len() < n {
-                        return Ok((Step::NeedMore, 0));
+                        return Ok((Step::NeedMore(Some(n)), 0));
                     }
                     if code == CMD_GAME_END {
                         self.game_end = true;
@@ -321,7 +331,7 @@ impl Decoder {
                 }
                 State::AfterRaw => {
                     let Some(&first) = input.first() else {
-                        return Ok((Step::NeedMore, 0));
+                        return Ok((Step::NeedMore(Some(1)), 0));
                     };
                     if first == b'}' {
                         self.state = State::Done;
@@ -332,7 +342,7 @@ impl Decoder {
                         return Err(self.corrupt("expected the metadata element after raw"));
                     }
                     let Some(value) = input.get(METADATA_KEY.len()..) else {
-                        return Ok((Step::NeedMore, 0));
+                        return Ok((Step::NeedMore(Some(METADATA_KEY.len())), 0));
                     };
                     match ubjson::value_len(value) {
                         Ok(n) => {
@@ -341,7 +351,7 @@ impl Decoder {
                             return self.consume(Step::Metadata(METADATA_KEY.len()), used);
                         }
                         Err(e) if e.kind == ErrorKind::Truncated => {
-                            return Ok((Step::NeedMore, 0));
+                            return Ok((Step::NeedMore(None), 0));
                         }
                         Err(e) => {
                             return Err(e.shifted(self.offset.saturating_add(METADATA_KEY.len())));
@@ -350,7 +360,7 @@ impl Decoder {
                 }
                 State::Closing => {
                     return match input.first() {
-                        None => Ok((Step::NeedMore, 0)),
+                        None => Ok((Step::NeedMore(Some(1)), 0)),
                         Some(b'}') => {
                             self.state = State::Done;
                             self.consume(Step::Done, 1)
@@ -385,13 +395,27 @@ fn raw_end_follows(input: &[u8]) -> Option<bool> {
     (n == METADATA_KEY.len()).then_some(true)
 }
 
-/// Builds the borrowed record of a step from the bytes it consumed.
-pub(crate) fn record(step: Step, used: &[u8]) -> Decoded<'_> {
-    match step {
-        Step::Header(raw_len) => Decoded::Header { raw_len },
-        Step::Event => Decoded::Event(Event::parse(used)),
-        Step::Metadata(start) => Decoded::Metadata(used.get(start..).unwrap_or_default()),
-        Step::NeedMore => Decoded::NeedMore,
-        Step::Done => Decoded::Done,
+impl stream::Decoder for Decoder {
+    type Record<'a> = Item<'a>;
+
+    /// An event is at most 1 + 65 535 bytes; the metadata of real files is
+    /// a few hundred bytes, and this leaves it room.
+    const MAX_RECORD: usize = MAX_RECORD;
+
+    fn decode<'a>(&mut self, input: &'a [u8]) -> Result<Decoded<Item<'a>>> {
+        Self::decode(self, input)
+    }
+
+    fn offset(&self) -> usize {
+        self.offset
+    }
+
+    fn end(&self, unconsumed: usize) -> End {
+        Self::end(self, unconsumed)
     }
 }
+
+/// The largest record of a `.slp` stream a [`Reader`](super::Reader)
+/// accepts: 128 KiB (an event is at most 1 + 65 535 bytes; the rest is
+/// room for the metadata element).
+pub const MAX_RECORD: usize = 1 << 17;

@@ -3,9 +3,12 @@
 
 use crate::error::Result;
 
-use super::events::{Event, SlippiEventIter};
+use super::events::Event;
 use super::frame_events::{FrameBookend, FrameStart, PostFrame, PreFrame};
+use super::game_end::GameEnd;
+use super::grouper::{ClosedFrame, FrameGrouper};
 use super::item::ItemUpdate;
+use super::iter::SlippiEventIter;
 
 /// Player indices a frame has room for (0–3 ports, 4–5 in multi-man modes).
 pub const FRAME_PLAYERS: usize = 6;
@@ -29,7 +32,7 @@ pub struct Frame<'a> {
     /// The frame number (−123 is the first).
     pub number: i32,
     /// A rollback re-send: this number is not above every frame number
-    /// grouped before it.
+    /// grouped before it (see [`ClosedFrame::is_rollback`]).
     pub is_rollback: bool,
     /// Frame Start (2.2.0+).
     pub start: Option<FrameStart<'a>>,
@@ -106,19 +109,22 @@ impl<'a> Frame<'a> {
     }
 }
 
-/// Groups the events of a [`SlippiEventIter`] into [`Frame`]s.
+/// Groups the events of a [`SlippiEventIter`] into [`Frame`]s: the
+/// [`FrameGrouper`] stage over a file in memory, keeping each frame's
+/// events (borrowed from the file).
 ///
-/// A frame opens at a Frame Start, or (before 2.2.0, without Frame Start)
-/// at a frame event whose number differs from the open frame's; it closes
-/// at its Bookend, at the next frame's opening, at Game End or at the end
-/// of the stream. Events outside frames (Game Start, splitters, Game End)
-/// are skipped. Fused after the first error.
+/// Frames open and close as [`FrameGrouper`] says; events outside frames
+/// (Game Start, splitters) are skipped, and the Game End is kept for
+/// [`Frames::game_end`]. Fused after the first error.
 #[derive(Clone, Debug)]
 pub struct Frames<'a> {
     events: SlippiEventIter<'a>,
-    pending: Option<Event<'a>>,
-    current: Option<(Frame<'a>, bool)>,
-    highest: Option<i32>,
+    grouper: FrameGrouper,
+    /// The open frame's events.
+    current: Option<Frame<'a>>,
+    /// A frame closed together with the one returned last.
+    ready: Option<Frame<'a>>,
+    game_end: Option<GameEnd<'a>>,
 }
 
 impl<'a> Frames<'a> {
@@ -133,9 +139,10 @@ impl<'a> Frames<'a> {
     pub const fn from_events(events: SlippiEventIter<'a>) -> Self {
         Self {
             events,
-            pending: None,
+            grouper: FrameGrouper::new(),
             current: None,
-            highest: None,
+            ready: None,
+            game_end: None,
         }
     }
 
@@ -145,78 +152,17 @@ impl<'a> Frames<'a> {
         &self.events
     }
 
-    fn close(&mut self, mut frame: Frame<'a>) -> Frame<'a> {
-        frame.is_rollback = self.highest.is_some_and(|h| frame.number <= h);
-        self.highest = Some(self.highest.map_or(frame.number, |h| h.max(frame.number)));
-        frame
+    /// The Game End event, once the frames before it were returned.
+    #[must_use]
+    pub const fn game_end(&self) -> Option<GameEnd<'a>> {
+        self.game_end
     }
 
-    /// The inherent form of `next`.
-    ///
-    /// # Errors
-    /// The event iterator's errors; the frame open at that point is lost.
-    pub fn next_frame(&mut self) -> Result<Option<Frame<'a>>> {
-        loop {
-            let event = match self.pending.take() {
-                Some(e) => e,
-                None => match self.events.next_event()? {
-                    Some(e) => e,
-                    None => return Ok(self.current.take().map(|(f, _)| self.close(f))),
-                },
-            };
-            let number = event.frame();
-            match event {
-                Event::FrameStart(_) => {
-                    if let Some((f, _)) = self.current.take() {
-                        self.pending = Some(event);
-                        return Ok(Some(self.close(f)));
-                    }
-                    let mut f = Frame::new(number.unwrap_or(0));
-                    f.add(event);
-                    self.current = Some((f, true));
-                }
-                Event::FrameBookend(_) => {
-                    let mut f = match self.current.take() {
-                        Some((f, _)) if number.is_none_or(|n| n == f.number) => f,
-                        Some((f, _)) => {
-                            self.pending = Some(event);
-                            return Ok(Some(self.close(f)));
-                        }
-                        None => Frame::new(number.unwrap_or(0)),
-                    };
-                    f.add(event);
-                    return Ok(Some(self.close(f)));
-                }
-                Event::PreFrame(_)
-                | Event::PostFrame(_)
-                | Event::ItemUpdate(_)
-                | Event::FodPlatform(_)
-                | Event::Whispy(_)
-                | Event::StadiumTransformation(_) => match self.current.as_mut() {
-                    Some((f, started)) => {
-                        if !*started && number.is_some_and(|n| n != f.number) {
-                            self.pending = Some(event);
-                            let Some((f, _)) = self.current.take() else {
-                                continue;
-                            };
-                            return Ok(Some(self.close(f)));
-                        }
-                        f.add(event);
-                    }
-                    None => {
-                        let mut f = Frame::new(number.unwrap_or(0));
-                        f.add(event);
-                        self.current = Some((f, false));
-                    }
-                },
-                Event::GameEnd(_) => {
-                    if let Some((f, _)) = self.current.take() {
-                        return Ok(Some(self.close(f)));
-                    }
-                }
-                _ => {}
-            }
-        }
+    /// The open frame's events, as `closed` says it ended.
+    fn take(&mut self, closed: ClosedFrame) -> Option<Frame<'a>> {
+        let mut frame = self.current.take()?;
+        frame.is_rollback = closed.is_rollback;
+        Some(frame)
     }
 }
 
@@ -224,7 +170,38 @@ impl<'a> Iterator for Frames<'a> {
     type Item = Result<Frame<'a>>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        self.next_frame().transpose()
+        if let Some(frame) = self.ready.take() {
+            return Some(Ok(frame));
+        }
+        loop {
+            let event = match self.events.next() {
+                Some(Ok(event)) => event,
+                Some(Err(e)) => return Some(Err(e)),
+                None => {
+                    let closed = self.grouper.finish()?;
+                    return self.take(closed).map(Ok);
+                }
+            };
+            if let Event::GameEnd(end) = event {
+                self.game_end = Some(end);
+            }
+            let placed = self.grouper.push(&event);
+            let closed = placed.closes.and_then(|c| self.take(c));
+            if let Some(number) = placed.frame {
+                self.current
+                    .get_or_insert_with(|| Frame::new(number))
+                    .add(event);
+            }
+            if let Some(done) = placed.completes.and_then(|c| self.take(c)) {
+                if closed.is_none() {
+                    return Some(Ok(done));
+                }
+                self.ready = Some(done);
+            }
+            if let Some(frame) = closed {
+                return Some(Ok(frame));
+            }
+        }
     }
 }
 

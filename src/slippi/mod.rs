@@ -8,19 +8,21 @@
 //! so every typed accessor returns `Option` and is `None` when the event is
 //! too short for it.
 //!
-//! Three ways in, one state machine ([`Decoder`]):
+//! Three ways in, one state machine ([`Decoder`]), following the
+//! [stream contract](crate::stream):
 //!
 //! - [`SlippiView::parse`] locates `raw` and `metadata` in a file held in
 //!   memory; [`SlippiView::game_start`], [`SlippiView::game_end`] and
 //!   [`SlippiView::metadata`] answer bulk-indexing questions without walking
-//!   the frames; [`SlippiEventIter`] walks every [`Event`]; [`Frames`]
-//!   groups them per frame and flags rollback re-sends.
+//!   the frames; [`SlippiEventIter`] walks every [`Event`].
 //! - [`Decoder`] is fed chunks by the caller (a growing file, a spectator
-//!   stream) and lends one record at a time; [`Decoder::ending`] tells a
+//!   stream) and lends one [`Item`] at a time; [`Decoder::end`] tells a
 //!   complete game (Game End seen) from one ending at an event boundary or
 //!   inside an event.
-//! - `Reader` (feature `std`) does the same over any `io::Read` with one
-//!   fixed buffer.
+//! - `Reader` (feature `std`) does the same over any `io::Read`.
+//!
+//! [`FrameGrouper`] groups events into frames and flags rollback re-sends,
+//! fed from any of the three; [`Frames`] is it over a file in memory.
 //!
 //! Game knowledge sits on top: [`character_name`], [`internal_character_name`]
 //! and [`stage_name`] name the ids; [`StartingCharacters`] applies the
@@ -63,7 +65,9 @@ mod frame_events;
 mod frames;
 mod game_end;
 mod game_start;
+mod grouper;
 mod item;
+mod iter;
 mod metadata;
 mod names;
 mod payloads;
@@ -78,19 +82,21 @@ mod winners;
 mod writer;
 
 pub use characters::{SHEIK_FIX_VERSION, StartingCharacters, zelda_sheik_external};
-pub use decoder::{Decoded, Decoder, Ending};
-pub use events::{Event, SlippiEventIter, UnknownEvent};
+pub use decoder::{Decoder, Item, MAX_RECORD};
+pub use events::{Event, UnknownEvent};
 pub use field::trim_nul;
 pub use frame_events::{FrameBookend, FrameStart, PostFrame, PreFrame};
 pub use frames::{CharacterFrame, FRAME_ITEMS, FRAME_PLAYERS, FRAME_STAGE_EVENTS, Frame, Frames};
 pub use game_end::GameEnd;
 pub use game_start::{GameStart, PLAYER_BLOCKS, PORTS, PlayerSlot, Version};
+pub use grouper::{ClosedFrame, FrameGrouper, FramePlacement};
 pub use item::ItemUpdate;
+pub use iter::SlippiEventIter;
 pub use metadata::{MetaPlayer, Metadata};
 pub use names::{character_name, internal_character_name, stage_name};
 pub use payloads::{EventPayloads, PayloadSizes};
 #[cfg(feature = "std")]
-pub use reader::{DEFAULT_BUFFER, Reader};
+pub use reader::Reader;
 #[cfg(feature = "alloc")]
 pub use splitter::VecReassembler;
 pub use splitter::{

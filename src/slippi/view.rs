@@ -3,10 +3,13 @@
 use crate::error::{Error, Result};
 use crate::warning::{Warn, report};
 
-use super::decoder::{Decoded, Decoder, Ending};
-use super::events::{Event, SlippiEventIter};
+use crate::stream::{Decoded, End};
+
+use super::decoder::{Decoder, Item};
+use super::events::Event;
 use super::game_end::GameEnd;
 use super::game_start::GameStart;
+use super::iter::SlippiEventIter;
 use super::metadata::Metadata;
 use super::payloads::{EventPayloads, PayloadSizes};
 use super::{CMD_EVENT_PAYLOADS, CMD_GAME_END, HEADER_LEN};
@@ -77,7 +80,10 @@ impl<'a> SlippiView<'a> {
     fn locate(file: &'a [u8]) -> Result<Self> {
         let mut decoder = Decoder::new();
         let raw_len = match decoder.decode(file)? {
-            (Decoded::Header { raw_len }, _) => raw_len,
+            Decoded::Record {
+                record: Item::Header { raw_len },
+                ..
+            } => raw_len,
             _ => return Err(Error::truncated(file.len())),
         };
         let body = file.get(HEADER_LEN..).unwrap_or_default();
@@ -99,13 +105,15 @@ impl<'a> SlippiView<'a> {
         let mut game_end = None;
         while decoder.in_raw() {
             match decoder.decode(rest) {
-                Ok((Decoded::Event(event), used)) => {
+                Ok(Decoded::Record {
+                    record: Item::Event(event),
+                    consumed,
+                }) => {
                     if let Event::GameEnd(e) = event {
                         game_end = Some(e.bytes());
                     }
-                    rest = rest.get(used..).unwrap_or_default();
+                    rest = rest.get(consumed..).unwrap_or_default();
                 }
-                Ok((Decoded::Header { .. }, _)) => {}
                 _ => break,
             }
         }
@@ -180,8 +188,8 @@ impl<'a> SlippiView<'a> {
     /// Start.
     pub fn game_start(&self) -> Result<GameStart<'a>> {
         let mut events = self.events();
-        let _payloads = events.next_event()?;
-        match events.next_event()? {
+        let _payloads = events.next().transpose()?;
+        match events.next().transpose()? {
             Some(Event::GameStart(g)) => Ok(g),
             Some(_) => Err(Error::corrupt("second event is not Game Start", HEADER_LEN)),
             None => Err(Error::truncated(self.file.len())),
@@ -220,10 +228,10 @@ impl<'a> SlippiView<'a> {
 
     /// How the raw events end, by a full walk of the event sizes.
     #[must_use]
-    pub fn ending(&self) -> Ending {
+    pub fn end(&self) -> End {
         let mut events = self.events();
-        while let Ok(Some(_)) = events.next_event() {}
-        events.ending()
+        while let Some(Ok(_)) = events.next() {}
+        events.end()
     }
 }
 

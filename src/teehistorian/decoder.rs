@@ -8,6 +8,7 @@ use super::message::{Message, int, read_body};
 use super::uuids;
 use crate::bytes::Cursor;
 use crate::error::{Error, ErrorKind, Result};
+use crate::stream::{self, Decoded, End};
 use crate::varint::{decode_one_byte, decode_up_to_two_bytes};
 
 /// Tick tracking: which tick each message belongs to.
@@ -89,79 +90,55 @@ pub struct Record<'a> {
     pub message: Message<'a>,
 }
 
-/// What one call to [`Decoder::decode`] produced.
+/// One record of a teehistorian stream, borrowing from the caller's input:
+/// what [`Decoder::decode`] and [`Reader`](super::Reader) deliver.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Decoded<'a> {
-    /// The file header (always the first output), which took `consumed`
-    /// bytes: the magic UUID, the JSON text and its NUL.
-    Header {
-        /// The header.
-        header: Header<'a>,
-        /// Bytes of input it took; drop them before the next call.
-        consumed: usize,
+pub enum Item<'a> {
+    /// The file header (the first record): the magic UUID, the JSON text
+    /// and its NUL, parsed.
+    Header(Header<'a>),
+    /// A piece of a header too long for the caller's buffer (see
+    /// [`Decoder::decode_piece`]): the next bytes of its JSON text, in
+    /// order, not validated; `last` for the piece that ends it. Join them
+    /// and call [`Header::parse`] to read it.
+    HeaderPiece {
+        /// The next bytes of the JSON text (neither the magic nor the NUL).
+        json: &'a [u8],
+        /// This piece ends the header.
+        last: bool,
     },
-    /// One message, which took `consumed` bytes.
-    Record {
-        /// The message and its tick.
-        record: Record<'a>,
-        /// Bytes of input it took; drop them before the next call.
-        consumed: usize,
-    },
-    /// The input does not hold a whole header or message yet: call again
-    /// with the same bytes plus more. Nothing was consumed.
-    NeedMore,
-    /// FINISH was decoded earlier; the stream is over.
-    Finished,
-}
-
-/// How a teehistorian stream ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub enum End {
-    /// A FINISH message ended the stream: a complete recording.
-    Finish,
-    /// The input ended between two messages without FINISH (a crashed or
-    /// still-running server).
-    Eof,
-    /// The input ended inside the header or a message.
-    Truncated,
-}
-
-impl End {
-    /// `"finish"`, `"eof"` or `"truncated"`.
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            Self::Finish => "finish",
-            Self::Eof => "eof",
-            Self::Truncated => "truncated",
-        }
-    }
+    /// One message and its tick.
+    Message(Record<'a>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum State {
     Header,
+    /// Inside a header delivered in pieces.
+    HeaderPieces,
     Messages,
     Finished,
     /// Fused after an error: every later call returns it again.
     Failed(Error),
 }
 
-/// The push decoder: feed it the bytes you have, get back one header or
-/// message and how many bytes it took, or [`Decoded::NeedMore`].
+/// The push decoder: feed it the bytes you have, get back one [`Item`] (the
+/// header, then messages) and how many bytes it took, or
+/// [`Decoded::NeedMore`] — the [stream contract](crate::stream).
 ///
-/// The caller owns the buffer: after a header or record, drop `consumed`
-/// bytes from the front and call again; after `NeedMore`, append bytes and
-/// call again with everything not yet consumed. The decoder only keeps
-/// the tick state and the position, so its memory use is constant; the
-/// caller's buffer must hold the largest single item, which for DDNet's
-/// files is the header (magic, JSON and NUL: about 4 KiB) or a big EX save
-/// payload (up to 64 KiB). Bytes after FINISH are not read (DDNet writes
-/// none).
+/// The caller owns the buffer: after a record, drop `consumed` bytes from
+/// the front and call again; after `NeedMore`, append bytes and call again
+/// with everything not yet consumed. The decoder only keeps the tick state
+/// and the position, so its memory use is constant. The caller's buffer
+/// must hold the largest message (DDNet's largest, EX save payloads, are
+/// up to 64 KiB); a header longer than the buffer (DDNet's are about
+/// 4 KiB) comes in pieces from [`Decoder::decode_piece`], so a 4 KiB
+/// buffer decodes DDNet's recordings. Bytes after FINISH are not read
+/// (DDNet writes none).
 ///
 /// ```
-/// use gamefmt::teehistorian::{Decoded, Decoder, End, Message};
+/// use gamefmt::stream::{Decoded, End};
+/// use gamefmt::teehistorian::{Decoder, Item};
 /// # let file: &[u8] = gamefmt::teehistorian::SAMPLE;
 /// let mut decoder = Decoder::new();
 /// let mut pending: Vec<u8> = Vec::new();
@@ -169,16 +146,15 @@ enum State {
 /// for chunk in file.chunks(7) {
 ///     pending.extend_from_slice(chunk);
 ///     let mut used = 0;
-///     loop {
-///         match decoder.decode(&pending[used..])? {
-///             Decoded::Header { consumed, .. } => used += consumed,
-///             Decoded::Record { consumed, .. } => { messages += 1; used += consumed }
-///             Decoded::NeedMore | Decoded::Finished => break,
+///     while let Decoded::Record { record, consumed } = decoder.decode(&pending[used..])? {
+///         used += consumed;
+///         if let Item::Message(_) = record {
+///             messages += 1;
 ///         }
 ///     }
 ///     pending.drain(..used);
 /// }
-/// assert_eq!(decoder.end(pending.len()), End::Finish);
+/// assert_eq!(decoder.end(pending.len()), End::Complete);
 /// assert!(messages > 0);
 /// # Ok::<(), gamefmt::Error>(())
 /// ```
@@ -224,38 +200,102 @@ impl Decoder {
         self.state == State::Finished
     }
 
-    /// How the stream ended, if the input ends now with `unconsumed` bytes
-    /// left over that did not form a whole message. (After a decoding
-    /// error the answer is [`End::Truncated`]: the stream is unusable.)
+    /// How the stream ended if the input ends now, with `unconsumed` bytes
+    /// left over that did not form a whole record.
     #[must_use]
     pub fn end(&self, unconsumed: usize) -> End {
         match self.state {
-            State::Finished => End::Finish,
+            State::Finished => End::Complete,
             State::Messages if unconsumed == 0 => End::Eof,
-            _ => End::Truncated,
+            State::Failed(e) => End::Damaged(e),
+            _ => End::Truncated {
+                offset: self.offset,
+            },
         }
     }
 
     /// Decodes the next header or message from the start of `input`.
     ///
-    /// Errors (bad magic, bad header, unknown message id, negative sizes,
-    /// tick overflow) carry file offsets. The decoder is fused after an
-    /// error: every later call returns the same error.
+    /// # Errors
+    /// Bad magic, bad header, unknown message id, negative sizes, tick
+    /// overflow; offsets count from the start of the stream. The decoder
+    /// is fused after an error: every later call returns the same error.
     #[inline(always)]
-    pub fn decode<'a>(&mut self, input: &'a [u8]) -> Result<Decoded<'a>> {
+    pub fn decode<'a>(&mut self, input: &'a [u8]) -> Result<Decoded<Item<'a>>> {
         match self.decode_short(input) {
-            Some((record, consumed)) => Ok(Decoded::Record { record, consumed }),
+            Some((record, consumed)) => Ok(Decoded::Record {
+                record: Item::Message(record),
+                consumed,
+            }),
             None => self.decode_general(input),
         }
     }
 
+    /// For a caller whose buffer is full while [`Decoder::decode`] answers
+    /// [`Decoded::NeedMore`]: inside the header, the next piece of it
+    /// ([`Item::HeaderPiece`], everything `input` holds after the magic)
+    /// and the bytes it took; `None` elsewhere (a message longer than the
+    /// buffer).
+    ///
+    /// # Errors
+    /// A wrong magic UUID, or the decoder's earlier error.
+    pub fn decode_piece<'a>(&mut self, input: &'a [u8]) -> Result<Option<(Item<'a>, usize)>> {
+        let skip = match self.state {
+            State::Header => {
+                self.check_magic(input)?;
+                let magic = uuids::TEEHISTORIAN.as_bytes().len();
+                if input.len() <= magic {
+                    return Ok(None);
+                }
+                magic
+            }
+            State::HeaderPieces => 0,
+            State::Failed(e) => return Err(e),
+            State::Messages | State::Finished => return Ok(None),
+        };
+        self.state = State::HeaderPieces;
+        Ok(self.header_piece(input, skip))
+    }
+
+    /// The next piece of a header delivered in pieces, after `skip` bytes
+    /// of magic: up to the NUL, or all of `input`.
+    fn header_piece<'a>(&mut self, input: &'a [u8], skip: usize) -> Option<(Item<'a>, usize)> {
+        let rest = input.get(skip..).filter(|r| !r.is_empty())?;
+        let (json, consumed, last) = match rest.iter().position(|&b| b == 0) {
+            Some(nul) => (rest.get(..nul)?, nul.saturating_add(1), true),
+            None => (rest, rest.len(), false),
+        };
+        let consumed = consumed.saturating_add(skip);
+        self.offset = self.offset.saturating_add(consumed);
+        if last {
+            self.state = State::Messages;
+        }
+        Some((Item::HeaderPiece { json, last }, consumed))
+    }
+
+    /// Fails unless `input` starts with (a prefix of) the magic UUID.
+    fn check_magic(&self, input: &[u8]) -> Result<()> {
+        if input
+            .iter()
+            .zip(uuids::TEEHISTORIAN.as_bytes())
+            .any(|(a, b)| a != b)
+        {
+            return Err(Error::new(ErrorKind::BadMagic, self.offset));
+        }
+        Ok(())
+    }
+
     /// [`Self::decode`] without [`Self::decode_short`] first.
     #[inline]
-    pub(crate) fn decode_general<'a>(&mut self, input: &'a [u8]) -> Result<Decoded<'a>> {
+    pub(crate) fn decode_general<'a>(&mut self, input: &'a [u8]) -> Result<Decoded<Item<'a>>> {
         let result = match self.state {
             State::Header => self.decode_header(input),
+            State::HeaderPieces => Ok(match self.header_piece(input, 0) {
+                Some((record, consumed)) => Decoded::Record { record, consumed },
+                None => Decoded::NeedMore { needed: None },
+            }),
             State::Messages => self.decode_message(input),
-            State::Finished => Ok(Decoded::Finished),
+            State::Finished => Ok(Decoded::Done { consumed: 0 }),
             State::Failed(e) => Err(e),
         };
         if let Err(e) = result {
@@ -264,25 +304,19 @@ impl Decoder {
         result
     }
 
-    fn decode_header<'a>(&mut self, input: &'a [u8]) -> Result<Decoded<'a>> {
+    fn decode_header<'a>(&mut self, input: &'a [u8]) -> Result<Decoded<Item<'a>>> {
         let mut c = Cursor::with_base(input, self.offset);
         let Ok(magic) = c.array::<16>() else {
             // Reject a wrong prefix as early as it is visible.
-            if input
-                .iter()
-                .zip(uuids::TEEHISTORIAN.as_bytes())
-                .any(|(a, b)| a != b)
-            {
-                return Err(Error::new(ErrorKind::BadMagic, self.offset));
-            }
-            return Ok(Decoded::NeedMore);
+            self.check_magic(input)?;
+            return Ok(Decoded::NeedMore { needed: Some(16) });
         };
         if Uuid::from_bytes(magic) != uuids::TEEHISTORIAN {
             return Err(Error::new(ErrorKind::BadMagic, self.offset));
         }
         let json_at = c.offset();
         let Ok(json) = c.cstr_bytes() else {
-            return Ok(Decoded::NeedMore);
+            return Ok(Decoded::NeedMore { needed: None });
         };
         let json = core::str::from_utf8(json).map_err(|e| {
             Error::new(
@@ -294,7 +328,10 @@ impl Decoder {
         let consumed = c.position();
         self.offset = c.offset();
         self.state = State::Messages;
-        Ok(Decoded::Header { header, consumed })
+        Ok(Decoded::Record {
+            record: Item::Header(header),
+            consumed,
+        })
     }
 
     /// [`short_message`] at the decoder's state: the record and its
@@ -341,12 +378,12 @@ impl Decoder {
     }
 
     #[inline]
-    fn decode_message<'a>(&mut self, input: &'a [u8]) -> Result<Decoded<'a>> {
+    fn decode_message<'a>(&mut self, input: &'a [u8]) -> Result<Decoded<Item<'a>>> {
         let mut c = Cursor::with_base(input, self.offset);
         let message = match int(&mut c).and_then(|id| read_body(id, &mut c, self.offset)) {
             Ok(m) => m,
             Err(e) if matches!(e.kind, ErrorKind::Truncated | ErrorKind::InvalidVarint) => {
-                return Ok(Decoded::NeedMore);
+                return Ok(Decoded::NeedMore { needed: None });
             }
             Err(e) => return Err(e),
         };
@@ -365,7 +402,37 @@ impl Decoder {
         };
         let consumed = c.position();
         self.offset = c.offset();
-        Ok(Decoded::Record { record, consumed })
+        Ok(Decoded::Record {
+            record: Item::Message(record),
+            consumed,
+        })
+    }
+}
+
+/// The largest message a [`Reader`](super::Reader) takes whole: 128 KiB
+/// (DDNet's largest payloads are 64 KiB; a longer header comes in
+/// pieces).
+pub const MAX_RECORD: usize = 1 << 17;
+
+impl stream::Decoder for Decoder {
+    type Record<'a> = Item<'a>;
+
+    const MAX_RECORD: usize = MAX_RECORD;
+
+    fn decode<'a>(&mut self, input: &'a [u8]) -> Result<Decoded<Item<'a>>> {
+        Self::decode(self, input)
+    }
+
+    fn decode_piece<'a>(&mut self, input: &'a [u8]) -> Result<Option<(Item<'a>, usize)>> {
+        Self::decode_piece(self, input)
+    }
+
+    fn offset(&self) -> usize {
+        self.offset
+    }
+
+    fn end(&self, unconsumed: usize) -> End {
+        Self::end(self, unconsumed)
     }
 }
 

@@ -2,21 +2,22 @@
 
 use core::iter::FusedIterator;
 
-use super::decoder::{Decoded, Decoder, End, Record, short_input_diff, short_player_diff};
+use super::decoder::{Decoder, Item, Record, short_input_diff, short_player_diff};
 use super::header::Header;
 use super::message::Message;
 use crate::error::{Error, Result};
+use crate::stream::{Decoded, End};
 
 /// Iterates over the messages of a teehistorian file held in memory.
 ///
 /// [`TeehistorianIter::new`] reads the header; the iterator then yields
 /// every message with its tick, borrowing from the input. It stops after
 /// FINISH, at the end of the input, or after the first error (it is fused:
-/// after an error it yields `None`). If the input ends inside a message,
-/// the last item is an [`ErrorKind::Truncated`](crate::ErrorKind::Truncated)
-/// error at the offset where that message starts. Once it has returned
-/// `None`, [`TeehistorianIter::end`] tells which of the three endings it
-/// was. Bytes after FINISH are not read (DDNet writes none).
+/// after an error it yields `None`). If the input ends inside a message, it
+/// ends quietly after the message before ([the truncation
+/// rule](crate::stream#the-truncation-rule)). Once it has returned `None`,
+/// [`TeehistorianIter::end`] tells how the stream ended. Bytes after
+/// FINISH are not read (DDNet writes none).
 ///
 /// For bulk work, prefer the consuming adapters built on
 /// [`Iterator::fold`] (`for_each`, `fold`, `count`, `sum`, ...) to a `for`
@@ -43,22 +44,27 @@ pub struct TeehistorianIter<'a> {
     pos: usize,
     decoder: Decoder,
     header: Header<'a>,
-    end: Option<End>,
-    failed: bool,
+    /// Iteration is over (the end of the stream, or an error).
+    stopped: bool,
 }
 
 impl<'a> TeehistorianIter<'a> {
     /// Checks the magic UUID and parses the header.
+    ///
+    /// # Errors
+    /// A bad magic or header, or a file that ends inside the header.
     pub fn new(data: &'a [u8]) -> Result<Self> {
         let mut decoder = Decoder::new();
         match decoder.decode(data)? {
-            Decoded::Header { header, consumed } => Ok(Self {
+            Decoded::Record {
+                record: Item::Header(header),
+                consumed,
+            } => Ok(Self {
                 data,
                 pos: consumed,
                 decoder,
                 header,
-                end: None,
-                failed: false,
+                stopped: false,
             }),
             _ => Err(Error::truncated(data.len())),
         }
@@ -70,11 +76,11 @@ impl<'a> TeehistorianIter<'a> {
         &self.header
     }
 
-    /// How the file ended, once iteration has finished without an error
-    /// other than truncation (`None` before that, or after a decoding error).
+    /// How the file ended (meaningful once the iterator returned `None` or
+    /// an error; before that, as if the input ended here).
     #[must_use]
-    pub const fn end(&self) -> Option<End> {
-        self.end
+    pub fn end(&self) -> End {
+        self.decoder.end(self.data.len().saturating_sub(self.pos))
     }
 
     /// The tick of the last message yielded.
@@ -89,12 +95,6 @@ impl<'a> TeehistorianIter<'a> {
         self.pos
     }
 
-    /// The next message: `Ok(None)` at the end, like [`Iterator::next`]
-    /// transposed.
-    pub fn next_record(&mut self) -> Result<Option<Record<'a>>> {
-        self.next().transpose()
-    }
-
     /// [`Iterator::next`] through the decoder's general path. Inlined
     /// into `next` like the short path: out of line, it returned its
     /// record through memory, so `next`'s result lived in memory on every
@@ -103,30 +103,29 @@ impl<'a> TeehistorianIter<'a> {
     /// loop over the corpus: 400 → 710 MB/s).
     #[inline(always)]
     fn next_general(&mut self) -> Option<Result<Record<'a>>> {
-        if self.end.is_some() || self.failed {
+        if self.stopped {
             return None;
         }
         let rest = self.data.get(self.pos..).unwrap_or_default();
         match self.decoder.decode_general(rest) {
-            Ok(Decoded::Record { record, consumed }) => {
+            Ok(Decoded::Record {
+                record: Item::Message(record),
+                consumed,
+            }) => {
                 self.pos = self.pos.saturating_add(consumed);
                 Some(Ok(record))
             }
-            other => self.stop(other.err(), rest.len()).map(Err),
+            other => self.stop(other.err()).map(Err),
         }
     }
 
-    /// Ends iteration after `error`, or at the end of the input with
-    /// `unconsumed` bytes left; returns the error to yield, if any.
+    /// Ends iteration, at the end of the input or after `error`, which is
+    /// then the last item. (It returns the error alone: a record returned
+    /// from out of line would go through memory on every path of `next`.)
     #[cold]
-    fn stop(&mut self, error: Option<Error>, unconsumed: usize) -> Option<Error> {
-        if let Some(e) = error {
-            self.failed = true;
-            return Some(e);
-        }
-        let end = self.decoder.end(unconsumed);
-        self.end = Some(end);
-        (end == End::Truncated).then(|| Error::truncated(self.pos))
+    fn stop(&mut self, error: Option<Error>) -> Option<Error> {
+        self.stopped = true;
+        error
     }
 }
 
@@ -135,7 +134,7 @@ impl<'a> Iterator for TeehistorianIter<'a> {
 
     #[inline(always)]
     fn next(&mut self) -> Option<Self::Item> {
-        if self.end.is_none() && !self.failed {
+        if !self.stopped {
             let rest = self.data.get(self.pos..).unwrap_or_default();
             if let Some((record, consumed)) = self.decoder.decode_short(rest) {
                 self.pos = self.pos.saturating_add(consumed);
@@ -158,7 +157,7 @@ impl<'a> Iterator for TeehistorianIter<'a> {
         let mut acc = init;
         let data = self.data;
         loop {
-            if let Some(mut ticks) = self.decoder.short_run_state().filter(|_| !self.failed) {
+            if let Some(mut ticks) = self.decoder.short_run_state().filter(|_| !self.stopped) {
                 let mut rest = data.get(self.pos..).unwrap_or_default();
                 loop {
                     // Runs of PLAYER_DIFF (one per tee and tick) between

@@ -7,17 +7,19 @@
 //! mostly implicit; this module assigns each message its tick with DDNet's
 //! exact rule (the first player record of a file is at tick 1).
 //!
-//! One state machine, [`Decoder`], is reached three ways:
+//! One state machine, [`Decoder`], is reached three ways, following the
+//! [stream contract](crate::stream):
 //!
 //! - [`TeehistorianIter`] over a slice (a file in memory or mapped);
 //! - [`Decoder`] itself, fed chunks of any size by the caller (a growing
-//!   file, a socket, a 4 KiB buffer on a small target);
-//! - [`Reader`] (`std`) over any `io::Read`, with one fixed buffer.
+//!   file, a socket, a 4 KiB buffer on a small target: a header longer
+//!   than the buffer comes in pieces);
+//! - `Reader` (`std`) over any `io::Read`.
 //!
-//! Each tells apart the three ways a stream ends ([`End`]): FINISH, the end
-//! of input between messages (a crashed or still-running server), and the
-//! end of input inside a message — after delivering every message before
-//! it. Nothing in the core allocates. [`PlayerState`] rebuilds absolute
+//! Each tells apart the ways a stream ends ([`End`](crate::stream::End)):
+//! FINISH, the end of input between messages (a crashed or still-running
+//! server), the end of input inside a message — after delivering every
+//! message before it — and damage. Nothing in the core allocates. [`PlayerState`] rebuilds absolute
 //! positions and inputs from the diffs; [`PlayerNames`] keeps each client's
 //! name so any record can be attributed ([`Message::client_id`]);
 //! [`Message::command`] tells chat commands from rcon and server commands; [`TeehistorianWriter`] (`alloc`)
@@ -25,7 +27,8 @@
 //!
 //! ```
 //! # fn main() -> Result<(), gamefmt::Error> {
-//! use gamefmt::teehistorian::{End, ExMessage, Message, PlayerState, TeehistorianIter, SAMPLE};
+//! use gamefmt::stream::End;
+//! use gamefmt::teehistorian::{ExMessage, Message, PlayerState, TeehistorianIter, SAMPLE};
 //!
 //! let mut iter = TeehistorianIter::new(SAMPLE)?;
 //! assert_eq!(iter.header().version(), 2);
@@ -39,7 +42,7 @@
 //!         }
 //!     }
 //! }
-//! assert_eq!(iter.end(), Some(End::Finish));
+//! assert_eq!(iter.end(), End::Complete);
 //! assert_eq!(players.get(0).and_then(|p| p.pos), Some((96, 64)));
 //! # Ok(()) }
 //! ```
@@ -59,7 +62,7 @@ pub mod uuids;
 mod writer;
 
 pub use command::{CFGFLAG_CHAT, CFGFLAG_SERVER, Command, CommandSource};
-pub use decoder::{Decoded, Decoder, End, Record};
+pub use decoder::{Decoder, Item, MAX_RECORD, Record};
 pub use header::{Header, JsonStr};
 pub use iter::TeehistorianIter;
 pub use message::{
@@ -71,7 +74,7 @@ pub use names::{NAME_CAPACITY, PlayerNames};
 pub use player_state::{MAX_CLIENTS, Player, PlayerState};
 pub use protocols::ClientProtocols;
 #[cfg(feature = "std")]
-pub use reader::{DEFAULT_BUFFER, MAX_HEADER, ReadError, Reader};
+pub use reader::Reader;
 #[cfg(feature = "alloc")]
 pub use writer::TeehistorianWriter;
 

@@ -2,7 +2,8 @@
 
 use std::io::Write;
 
-use gamefmt::demo::{Chunk, ChunkKind, DemoView, End, OwnedBuffers, Reconstructor, message_id};
+use gamefmt::demo::{Chunk, ChunkKind, DemoView, OwnedBuffers, Reconstructor, message_id};
+use gamefmt::stream::End;
 use serde_json::{Value, json};
 use zerocopy::IntoBytes;
 

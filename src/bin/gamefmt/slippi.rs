@@ -4,9 +4,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 
 use gamefmt::slippi::{
-    CMD_GECKO_LIST, Ending, Event, GameStart, GeckoList, SlippiEventIter, SlippiView,
-    StartingCharacters, VecReassembler, character_name, internal_character_name, stage_name,
+    CMD_GECKO_LIST, Event, GameStart, GeckoList, SlippiEventIter, SlippiView, StartingCharacters,
+    VecReassembler, character_name, internal_character_name, stage_name,
 };
+use gamefmt::stream::End;
 use serde_json::{Value, json};
 
 use crate::{CliError, Ctx, json_line};
@@ -32,7 +33,7 @@ struct Facts<'a> {
     event_counts: BTreeMap<u8, u64>,
     gecko_codes: Option<usize>,
     events: u64,
-    ending: Ending,
+    ending: End,
 }
 
 /// One walk over every event. With `partial`, damage after Game Start ends
@@ -49,12 +50,12 @@ fn facts(bytes: &[u8], partial: bool) -> Result<Facts<'_>, CliError> {
         event_counts: BTreeMap::new(),
         gecko_codes: None,
         events: 0,
-        ending: Ending::Eof,
+        ending: End::Eof,
     };
     let mut splits = VecReassembler::new();
     let mut iter = SlippiEventIter::new(bytes);
     loop {
-        let event = match iter.next_event() {
+        let event = match iter.next().transpose() {
             Ok(Some(event)) => event,
             Ok(None) => break,
             Err(e) if partial && f.game_start.is_some() => {
@@ -93,8 +94,17 @@ fn facts(bytes: &[u8], partial: bool) -> Result<Facts<'_>, CliError> {
             _ => {}
         }
     }
-    f.ending = iter.ending();
+    f.ending = iter.end();
     Ok(f)
+}
+
+/// How the CLI names an ending: damage that `inspect` tolerates (after
+/// Game Start) ends the walk like a truncation.
+fn end_name(end: End) -> &'static str {
+    match end {
+        End::Damaged(_) => "truncated",
+        other => other.name(),
+    }
 }
 
 /// The external character of every non-empty port: from `characters`
@@ -163,7 +173,7 @@ pub fn inspect(
         "placements": f.placements,
         "event_counts": counts,
         "gecko_codes": f.gecko_codes,
-        "end": f.ending.name(),
+        "end": end_name(f.ending),
     });
     if as_json {
         json_line(out, &value)?;
@@ -219,7 +229,7 @@ pub fn inspect(
             m.played_on().unwrap_or("-")
         )?;
     }
-    writeln!(out, "  end:      {}", f.ending.name())?;
+    writeln!(out, "  end:      {}", end_name(f.ending))?;
     Ok(())
 }
 
@@ -295,7 +305,7 @@ pub fn dump(bytes: &[u8], ctx: &mut Ctx, out: &mut dyn Write) -> Result<(), CliE
     open(bytes, ctx)?;
     let mut iter = SlippiEventIter::new(bytes);
     let mut offset = gamefmt::slippi::HEADER_LEN;
-    while let Some(event) = iter.next_event()? {
+    while let Some(event) = iter.next().transpose()? {
         json_line(out, &event_json(offset, &event))?;
         offset = iter.decoder().offset();
     }
@@ -308,7 +318,7 @@ pub fn validate(bytes: &[u8], ctx: &mut Ctx, out: &mut dyn Write) -> Result<(), 
     let view = open(bytes, ctx)?;
     let f = facts(bytes, false)?;
     view.metadata()?;
-    if f.game_start.is_none() && f.ending != Ending::Truncated {
+    if f.game_start.is_none() && !matches!(f.ending, End::Truncated { .. }) {
         return Err(CliError::Invalid("no Game Start event".into()));
     }
     writeln!(
@@ -316,7 +326,7 @@ pub fn validate(bytes: &[u8], ctx: &mut Ctx, out: &mut dyn Write) -> Result<(), 
         "ok: {} events, {} frames, end {}",
         f.events,
         f.frames.len(),
-        f.ending.name()
+        end_name(f.ending)
     )?;
     Ok(())
 }

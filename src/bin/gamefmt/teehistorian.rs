@@ -5,8 +5,9 @@ use std::io::Write;
 
 use gamefmt::Protocol;
 use gamefmt::netmsg;
+use gamefmt::stream::End;
 use gamefmt::teehistorian::{
-    ClientProtocols, CommandSource, End, Ex, ExMessage, Header, Message, PlayerNames, PlayerState,
+    ClientProtocols, CommandSource, Ex, ExMessage, Header, Message, PlayerNames, PlayerState,
     Record, TeehistorianIter,
 };
 use serde_json::{Value, json};
@@ -26,6 +27,23 @@ struct Facts {
     end: End,
 }
 
+/// How the CLI names an ending: FINISH for a complete recording.
+fn end_name(end: End) -> &'static str {
+    match end {
+        End::Complete => "finish",
+        other => other.name(),
+    }
+}
+
+/// A recording cut inside a message is an error for `dump` and
+/// `validate` (after everything before the cut).
+fn not_cut(end: End) -> Result<(), CliError> {
+    match end {
+        End::Truncated { offset } => Err(gamefmt::Error::truncated(offset).into()),
+        _ => Ok(()),
+    }
+}
+
 /// The key of an EX message in `ex_counts`: its UUID name, or "unknown".
 fn ex_key(ex: &Ex<'_>) -> String {
     ex.name().unwrap_or("unknown").to_owned()
@@ -41,14 +59,10 @@ fn facts(bytes: &[u8]) -> Result<(Header<'_>, Facts), CliError> {
         ex_counts: BTreeMap::new(),
         ex_counts_by_uuid: BTreeMap::new(),
         last_tick: 0,
-        end: End::Truncated,
+        end: End::Eof,
     };
     for record in iter.by_ref() {
-        let record = match record {
-            Ok(r) => r,
-            Err(e) if e.kind == gamefmt::ErrorKind::Truncated => break,
-            Err(e) => return Err(e.into()),
-        };
+        let record = record?;
         f.messages = f.messages.saturating_add(1);
         let count = f.counts.entry(record.message.kind().name()).or_default();
         *count = count.saturating_add(1);
@@ -60,7 +74,7 @@ fn facts(bytes: &[u8]) -> Result<(Header<'_>, Facts), CliError> {
         }
         f.last_tick = record.tick;
     }
-    f.end = iter.end().unwrap_or(End::Truncated);
+    f.end = iter.end();
     Ok((header, f))
 }
 
@@ -84,7 +98,7 @@ pub fn inspect(bytes: &[u8], as_json: bool, out: &mut dyn Write) -> Result<(), C
                 "ex_counts": f.ex_counts,
                 "ex_counts_by_uuid": f.ex_counts_by_uuid,
                 "last_tick": f.last_tick,
-                "end": f.end.name(),
+                "end": end_name(f.end),
             }),
         )?;
         return Ok(());
@@ -109,7 +123,7 @@ pub fn inspect(bytes: &[u8], as_json: bool, out: &mut dyn Write) -> Result<(), C
         "  messages: {} up to tick {} (end: {})",
         f.messages,
         f.last_tick,
-        f.end.name()
+        end_name(f.end)
     )?;
     for (kind, n) in &f.counts {
         writeln!(out, "    {kind:<16} {n}")?;
@@ -250,10 +264,9 @@ pub fn dump(bytes: &[u8], out: &mut dyn Write) -> Result<(), CliError> {
         let protocol = cid.map_or(Protocol::V06, |c| protocols.get(c));
         json_line(out, &record_json(&record, player, protocol))?;
     }
-    if let Some(end) = iter.end() {
-        json_line(out, &json!({ "end": end.name() }))?;
-    }
-    Ok(())
+    let end = iter.end();
+    json_line(out, &json!({ "end": end_name(end) }))?;
+    not_cut(end)
 }
 
 /// `gamefmt validate` for a teehistorian recording: every message, every
@@ -281,7 +294,8 @@ pub fn validate(bytes: &[u8], out: &mut dyn Write) -> Result<(), CliError> {
             })?;
         }
     }
-    let end = iter.end().unwrap_or(End::Truncated);
+    let end = iter.end();
+    not_cut(end)?;
     writeln!(
         out,
         "ok: teehistorian version {}, {messages} messages up to tick {}, end: {}",

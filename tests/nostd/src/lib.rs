@@ -101,27 +101,54 @@ pub extern "C" fn gamefmt_demo_final_items(ptr: *const u8, len: usize, buf: *mut
     items
 }
 
-/// Walks a teehistorian file with the push decoder (as a small target fed
-/// from flash or a socket would) and the player state; returns the number
-/// of messages, or -1 on an error.
+/// Walks a teehistorian file with the push decoder through a 4 KiB
+/// buffer (as a small target fed from flash or a socket would; a longer
+/// header comes in pieces) and the player state; returns the number of
+/// messages, or -1 on an error or a message longer than the buffer.
 #[unsafe(no_mangle)]
 pub extern "C" fn gamefmt_teehistorian_messages(ptr: *const u8, len: usize) -> isize {
-    use gamefmt::teehistorian::{Decoded, Decoder, PlayerState};
+    use gamefmt::stream::Decoded;
+    use gamefmt::teehistorian::{Decoder, Item, PlayerState};
     // SAFETY: the caller passes a valid buffer.
     let bytes = unsafe { core::slice::from_raw_parts(ptr, len) };
+    let mut buf = [0u8; 4096];
+    let (mut start, mut filled, mut fed) = (0usize, 0usize, 0usize);
     let mut decoder = Decoder::new();
     let mut players = PlayerState::<64>::new();
-    let (mut pos, mut count) = (0usize, 0isize);
+    let mut count = 0isize;
     loop {
-        match decoder.decode(bytes.get(pos..).unwrap_or_default()) {
-            Ok(Decoded::Header { consumed, .. }) => pos += consumed,
+        let input = buf.get(start..filled).unwrap_or_default();
+        let need_more = match decoder.decode(input) {
             Ok(Decoded::Record { record, consumed }) => {
-                let _ = players.apply(&record.message);
-                pos += consumed;
-                count += 1;
+                if let Item::Message(r) = record {
+                    let _ = players.apply(&r.message);
+                    count += 1;
+                }
+                start += consumed;
+                false
             }
-            Ok(Decoded::NeedMore | Decoded::Finished) => return count,
+            Ok(Decoded::NeedMore { .. }) => true,
+            Ok(Decoded::Done { .. }) => return count,
             Err(_) => return -1,
+        };
+        if !need_more {
+            continue;
+        }
+        buf.copy_within(start..filled, 0);
+        filled -= start;
+        start = 0;
+        if filled == buf.len() {
+            match decoder.decode_piece(&buf) {
+                Ok(Some((_, consumed))) => start = consumed,
+                _ => return -1,
+            }
+        } else if fed == bytes.len() {
+            return count;
+        } else {
+            let n = (buf.len() - filled).min(bytes.len() - fed);
+            buf[filled..filled + n].copy_from_slice(&bytes[fed..fed + n]);
+            filled += n;
+            fed += n;
         }
     }
 }

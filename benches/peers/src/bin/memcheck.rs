@@ -18,7 +18,7 @@ mod teehistorian_gen;
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Seek, SeekFrom, Write};
 
-use gamefmt::slippi::{self, Decoded, Event, SlippiView, SlippiWriter};
+use gamefmt::slippi::{self, Event, Item, SlippiView, SlippiWriter};
 use gamefmt::teehistorian;
 
 type R<T> = Result<T, Box<dyn std::error::Error>>;
@@ -44,11 +44,13 @@ fn main() -> R<()> {
         ["gen-slp", out, _, src] => gen_slp(out, mb(&a[2])?, src)?,
         ["read-th", file] => {
             let mut r =
-                teehistorian::Reader::new(BufReader::with_capacity(1 << 16, File::open(file)?))?;
+                teehistorian::Reader::new(BufReader::with_capacity(1 << 16, File::open(file)?));
             let (mut n, mut ticks) = (0u64, 0i64);
-            while let Some(rec) = r.next() {
-                ticks += i64::from(rec?.tick);
-                n += 1;
+            while let Some(item) = r.next() {
+                if let teehistorian::Item::Message(rec) = item? {
+                    ticks += i64::from(rec.tick);
+                    n += 1;
+                }
             }
             println!("{n} messages, tick sum {ticks}");
         }
@@ -56,14 +58,14 @@ fn main() -> R<()> {
             let mut r = slippi::Reader::new(File::open(file)?);
             let (mut n, mut frames) = (0u64, 0u64);
             while let Some(d) = r.next() {
-                if let Decoded::Event(e) = d? {
+                if let Item::Event(e) = d? {
                     n += 1;
                     frames += u64::from(matches!(e, Event::FrameBookend(_)));
                 }
             }
             println!(
                 "{n} events, {frames} frame bookends, ending {:?}",
-                r.ending()
+                r.end()
             );
         }
         _ => return Err("usage: see the source's header".into()),

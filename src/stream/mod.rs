@@ -1,0 +1,70 @@
+//! The one streaming contract that every stream format follows
+//! (teehistorian, Slippi, demo chunks).
+//!
+//! Each stream format has one push decoder, which implements [`Decoder`],
+//! and three ways in built on it:
+//!
+//! 1. a slice iterator (`TeehistorianIter`, `SlippiEventIter`,
+//!    `DemoChunkIter`) over a file in memory: an `Iterator` of
+//!    `Result<record>`, fused after the first error;
+//! 2. the push decoder itself, fed whatever bytes the caller has: it
+//!    answers one record and the bytes it consumed, or
+//!    [`Decoded::NeedMore`] (a status, never an error), or
+//!    [`Decoded::Done`];
+//! 3. [`Reader`] (feature `std`): the one refill loop over any `io::Read`.
+//!
+//! Stages above records take records from any of the three: Slippi frame
+//! grouping (`slippi::FrameGrouper`) and demo snapshot reconstruction
+//! (`demo::Reconstructor`).
+//!
+//! Error offsets always count from the start of the input the caller gave
+//! (file offsets for a [`Reader`]).
+//!
+//! # The truncation rule
+//!
+//! How a stream ends is one [`End`], the same in every format:
+//! [`End::Complete`] (the end marker), [`End::Eof`] (the input ended
+//! between two records without it), [`End::Truncated`] (the input ended
+//! inside a record, at its offset) or [`End::Damaged`] (an error).
+//!
+//! - **A cut is not an error.** A stream that ends inside a record ends
+//!   quietly after the last whole record: the iterator returns `None`
+//!   (the `Reader` too), and `end()` answers [`End::Truncated`] with the
+//!   offset of the cut record. A live or crashed writer produces exactly
+//!   such files, and every record before the cut is good.
+//! - **Damage is an error,** returned once (`Some(Err(e))`), after which
+//!   the iterator, decoder or reader is fused; `end()` answers
+//!   [`End::Damaged`]`(e)`.
+//!
+//! So a caller that needs a whole stream checks `end()` after the loop.
+//!
+//! ```
+//! use gamefmt::stream::End;
+//! use gamefmt::teehistorian::{TeehistorianIter, SAMPLE};
+//!
+//! let cut = &SAMPLE[..SAMPLE.len() - 2]; // inside the last message
+//! let mut iter = TeehistorianIter::new(cut)?;
+//! let records = iter.by_ref().collect::<Result<Vec<_>, _>>()?;
+//! assert!(!records.is_empty());
+//! assert!(matches!(iter.end(), End::Truncated { .. }));
+//! assert!(records.len() < TeehistorianIter::new(SAMPLE)?.count());
+//! # Ok::<(), gamefmt::Error>(())
+//! ```
+
+mod decoder;
+mod end;
+#[cfg(feature = "std")]
+mod reader;
+#[cfg_attr(
+    not(feature = "std"),
+    allow(
+        dead_code,
+        reason = "the refill loop is used by the std Reader only so far"
+    )
+)]
+mod refill;
+
+pub use decoder::{Decoded, Decoder};
+pub use end::End;
+#[cfg(feature = "std")]
+pub use reader::{DEFAULT_CAPACITY, ReadError, Reader};

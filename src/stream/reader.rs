@@ -1,0 +1,209 @@
+//! [`Reader`]: records of any stream format from an `io::Read` (feature
+//! `std`), and its error, [`ReadError`].
+
+use std::io;
+use std::vec::Vec;
+
+use super::refill::{ByteSource, Failure, Refill};
+use super::{Decoder, End};
+use crate::error::Error;
+
+/// The buffer [`Reader::with_decoder`] starts with: 16 KiB.
+pub const DEFAULT_CAPACITY: usize = 16 << 10;
+
+/// Why a [`Reader`] failed.
+#[derive(Debug)]
+pub enum ReadError {
+    /// Reading from the source failed.
+    Io(io::Error),
+    /// The stream is invalid, or a record does not fit the buffer
+    /// ([`ErrorKind::BufferTooSmall`](crate::ErrorKind::BufferTooSmall)).
+    /// The offset counts from the start of the source.
+    Decode(Error),
+}
+
+impl ReadError {
+    /// The decoding error, if that is what this is.
+    #[must_use]
+    pub const fn decode_error(&self) -> Option<Error> {
+        match self {
+            Self::Io(_) => None,
+            Self::Decode(e) => Some(*e),
+        }
+    }
+}
+
+impl core::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Self::Io(_) => f.write_str("reading the stream failed"),
+            Self::Decode(_) => f.write_str("decoding the stream failed"),
+        }
+    }
+}
+
+impl std::error::Error for ReadError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Io(e) => Some(e),
+            Self::Decode(e) => Some(e),
+        }
+    }
+}
+
+impl From<ReadError> for io::Error {
+    /// The I/O error itself, or an `InvalidData` error wrapping the
+    /// decoding error.
+    fn from(e: ReadError) -> Self {
+        match e {
+            ReadError::Io(e) => e,
+            ReadError::Decode(e) => Self::new(io::ErrorKind::InvalidData, e),
+        }
+    }
+}
+
+impl From<Failure<io::Error>> for ReadError {
+    fn from(f: Failure<io::Error>) -> Self {
+        match f {
+            Failure::Read(e) => Self::Io(e),
+            Failure::Decode(e) => Self::Decode(e),
+        }
+    }
+}
+
+/// An `io::Read` as a byte source: retries when interrupted.
+#[derive(Debug)]
+pub(crate) struct Io<'r, R>(pub(crate) &'r mut R);
+
+impl<R: io::Read> ByteSource for Io<'_, R> {
+    type Error = io::Error;
+
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        loop {
+            match self.0.read(buf) {
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                other => return other,
+            }
+        }
+    }
+}
+
+/// Reads a stream of any format from an `io::Read` through one buffer,
+/// lending one record at a time: the records of the format's push
+/// decoder `D` (for each format, `<format>::Reader<R>` names this type and
+/// has its own `new`).
+///
+/// The buffer either has a fixed size ([`Reader::with_decoder_and_capacity`]:
+/// memory stays constant whatever the file size; a record longer than the
+/// buffer fails with
+/// [`ErrorKind::BufferTooSmall`](crate::ErrorKind::BufferTooSmall), unless
+/// the format delivers it in pieces), or starts at [`DEFAULT_CAPACITY`] and
+/// grows when a record does not fit, up to twice the format's largest
+/// record ([`Decoder::MAX_RECORD`]), then fails the same way.
+///
+/// It reads only when the bytes it holds do not make a whole record, so a
+/// record that has arrived is returned without waiting for more (a live
+/// source). Errors carry offsets from the start of the source. After the
+/// last record, [`Reader::end`] tells how the stream ended
+/// ([the truncation rule](super#the-truncation-rule)). Not an
+/// `Iterator`: each record borrows the buffer until the next call.
+///
+/// ```
+/// use gamefmt::slippi::{Item, Reader, SAMPLE};
+/// use gamefmt::stream::End;
+///
+/// let mut reader = Reader::new(SAMPLE); // any io::Read
+/// let mut events = 0;
+/// while let Some(item) = reader.next() {
+///     if let Item::Event(_) = item? {
+///         events += 1;
+///     }
+/// }
+/// assert_eq!((events, reader.end()), (9, End::Complete));
+/// # Ok::<(), gamefmt::stream::ReadError>(())
+/// ```
+#[derive(Debug)]
+pub struct Reader<R, D> {
+    source: R,
+    core: Refill<Vec<u8>, D>,
+}
+
+impl<R: io::Read, D: Decoder + Clone> Reader<R, D> {
+    /// A reader whose buffer starts at [`DEFAULT_CAPACITY`] bytes and grows
+    /// up to `2 * D::MAX_RECORD`.
+    pub fn with_decoder(source: R, decoder: D) -> Self {
+        let limit = D::MAX_RECORD.saturating_mul(2);
+        let start = DEFAULT_CAPACITY.min(limit);
+        Self {
+            source,
+            core: Refill::new(std::vec![0; start], limit, decoder),
+        }
+    }
+
+    /// A reader with a fixed buffer of `capacity` bytes (at least 16).
+    pub fn with_decoder_and_capacity(source: R, decoder: D, capacity: usize) -> Self {
+        let capacity = capacity.max(16);
+        Self {
+            source,
+            core: Refill::new(std::vec![0; capacity], capacity, decoder),
+        }
+    }
+
+    /// The next record, borrowed from the buffer until the next call;
+    /// `None` at the end of the stream (see [`Reader::end`]). Fused after
+    /// an error.
+    #[allow(
+        clippy::should_implement_trait,
+        reason = "records borrow the buffer: a lending `next`, which `Iterator` cannot express"
+    )]
+    pub fn next(&mut self) -> Option<Result<D::Record<'_>, ReadError>> {
+        let mut src = Io(&mut self.source);
+        Some(self.core.next(&mut src)?.map_err(ReadError::from))
+    }
+
+    /// How the stream ended (meaningful once [`Reader::next`] returned
+    /// `None` or an error; before that, as if the input ended now).
+    #[must_use]
+    pub fn end(&self) -> End {
+        self.core.end()
+    }
+
+    /// The decoder's state.
+    #[must_use]
+    pub const fn decoder(&self) -> &D {
+        self.core.decoder()
+    }
+
+    /// The offset in the source of the next byte to decode.
+    #[must_use]
+    pub fn offset(&self) -> usize {
+        self.core.decoder().offset()
+    }
+
+    /// The buffer's current length.
+    #[must_use]
+    pub fn capacity(&self) -> usize {
+        self.core.capacity()
+    }
+
+    /// Reads until `n` bytes are held (or the source ends), for a prelude
+    /// that is not a record; returns them.
+    #[cfg(feature = "demo")] // The demo prelude (header, map) only.
+    pub(crate) fn fill_to(&mut self, n: usize) -> Result<&[u8], ReadError> {
+        let mut src = Io(&mut self.source);
+        Ok(self.core.fill_to(&mut src, n)?)
+    }
+
+    /// Consumes `n` prelude bytes that start at source offset `offset`.
+    #[cfg(feature = "demo")] // The demo prelude (header, map) only.
+    pub(crate) fn skip(&mut self, n: usize, offset: usize) -> Result<(), ReadError> {
+        let mut src = Io(&mut self.source);
+        Ok(self.core.skip(&mut src, n, offset)?)
+    }
+
+    /// Replaces the decoder once the prelude is read.
+    #[cfg(feature = "demo")] // The demo prelude (header, map) only.
+    pub(crate) fn set_decoder(&mut self, decoder: D) {
+        self.core.set_decoder(decoder);
+    }
+}
