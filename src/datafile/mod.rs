@@ -35,6 +35,9 @@ mod view;
 mod writer;
 
 pub use view::{DatafileView, Item, ItemTypeEntry, Items};
+/// The inflate state [`DatafileView::decompress_with`] takes from the
+/// caller (miniz_oxide's).
+pub use miniz_oxide::inflate::core::DecompressorOxide;
 #[cfg(feature = "alloc")]
 pub use writer::{DatafileWriter, WriteVersion};
 

@@ -43,17 +43,25 @@ struct Buffers {
     map: map::Buffers,
 }
 
+/// The buffers: zeros, so they live in `.bss` and are never built on the
+/// stack (64 KiB of RAM does not hold them twice).
+static mut BUFFERS: Buffers = Buffers {
+    stream: [0; STREAM_BUFFER],
+    #[cfg(feature = "demo")]
+    demo: [0; DEMO_BUFFER],
+    #[cfg(feature = "map")]
+    map: map::Buffers::new(),
+};
+
 #[entry]
 fn main() -> ! {
-    let Some(bufs) = cortex_m::singleton!(: Buffers = Buffers {
-        stream: [0; STREAM_BUFFER],
-        #[cfg(feature = "demo")]
-        demo: [0; DEMO_BUFFER],
-        #[cfg(feature = "map")]
-        map: map::Buffers::new(),
-    }) else {
-        process::exit(2)
-    };
+    // SAFETY: the only reference ever made to BUFFERS, taken once before
+    // anything else runs (no interrupts are enabled).
+    let bufs = unsafe { &mut *core::ptr::addr_of_mut!(BUFFERS) };
+    // The map's inflate state is built at run time (not const): in main's
+    // frame, above the stack the decodes use and that is measured.
+    #[cfg(feature = "map")]
+    let mut inflate = gamefmt::datafile::DecompressorOxide::new();
     let Ok(mut list) = File::open(LIST) else {
         println!("ERROR cannot open the file list");
         process::exit(2)
@@ -65,7 +73,7 @@ fn main() -> ! {
         let n = list.read(&mut byte).unwrap_or(0);
         if n == 0 || byte[0] == b'\n' {
             if len > 0 {
-                run_file(&path[..len], bufs);
+                run_file(&path[..len], bufs, #[cfg(feature = "map")] &mut inflate);
             }
             len = 0;
             if n == 0 {
@@ -81,7 +89,11 @@ fn main() -> ! {
 }
 
 /// Decodes one file and prints its line.
-fn run_file(path: &[u8], bufs: &mut Buffers) {
+fn run_file(
+    path: &[u8],
+    bufs: &mut Buffers,
+    #[cfg(feature = "map")] inflate: &mut gamefmt::datafile::DecompressorOxide,
+) {
     let name = core::str::from_utf8(path).unwrap_or("?");
     let mut cpath = [0u8; 513];
     cpath[..path.len()].copy_from_slice(path);
@@ -105,7 +117,7 @@ fn run_file(path: &[u8], bufs: &mut Buffers) {
         #[cfg(feature = "demo")]
         Some(gamefmt::Format::Demo) => facts::demo(file, &mut bufs.demo),
         #[cfg(feature = "map")]
-        Some(gamefmt::Format::Datafile) => map::facts(file, &mut bufs.map),
+        Some(gamefmt::Format::Datafile) => map::facts(file, &mut bufs.map, inflate),
         _ => facts::Line::error("unknown-format"),
     };
     let used = stack::peak(base);
