@@ -208,7 +208,7 @@ fn corrupted_demos_never_panic() {
         x ^= x >> 17;
         x ^= x << 5;
         // Half of the corruptions hit the chunk stream.
-        let at = if i.is_multiple_of(2) {
+        let at = if i % 2 == 0 {
             start + x as usize % (bytes.len() - start)
         } else {
             x as usize % bytes.len()

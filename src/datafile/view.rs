@@ -366,7 +366,7 @@ impl<'a> DatafileView<'a> {
         }
         let data = <[I32]>::ref_from_bytes(rest)
             .map_err(|_| Error::corrupt("item size not a multiple of 4", at.saturating_add(4)))?;
-        let v = head.type_and_id.get().cast_unsigned();
+        let v = head.type_and_id.get() as u32;
         Ok(Item {
             type_id: (v >> 16) as u16,
             id: (v & 0xFFFF) as u16,

@@ -205,7 +205,7 @@ impl DatafileWriter {
         }
         for &i in &order {
             if let Some((t, id, data)) = self.items.get(i) {
-                put(((u32::from(*t) << 16) | u32::from(*id)).cast_signed());
+                put(((u32::from(*t) << 16) | u32::from(*id)) as i32);
                 put(int(data.len().saturating_mul(4))?);
                 data.iter().for_each(|&v| put(v));
             }

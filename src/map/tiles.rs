@@ -6,7 +6,6 @@ use zerocopy::little_endian::I32;
 use zerocopy::{FromBytes, Immutable, KnownLayout};
 
 use super::field::{index, int, require_len};
-use super::i32string::I32String;
 use super::raw::{SpeedupTile, SwitchTile, TILE_SIZE, TeleTile, Tile, TuneTile};
 use super::{
     TILESLAYERFLAG_FRONT, TILESLAYERFLAG_GAME, TILESLAYERFLAG_SPEEDUP, TILESLAYERFLAG_SWITCH,
@@ -14,6 +13,7 @@ use super::{
 };
 use crate::datafile::{DatafileView, Item};
 use crate::error::{Error, ErrorKind, Result};
+use crate::i32string::I32String;
 
 /// Ints of a tilemap version 2 item (head included).
 const TILEMAP_V2_INTS: usize = 15;
@@ -196,11 +196,12 @@ impl<'a> TileLayer<'a> {
             ));
         }
         let kind = TileKind::from_flags(flags);
-        if let Some(slot) = kind.physics_slot()
-            && physics_base(version)
+        let lacks_index = kind.physics_slot().is_some_and(|slot| {
+            physics_base(version)
                 .checked_add(slot)
                 .is_none_or(|i| i >= d.len())
-        {
+        });
+        if lacks_index {
             return Err(Error::corrupt(
                 "physics tile layer lacks its data index",
                 item.offset(),
@@ -429,7 +430,7 @@ impl<'a> TileLayer<'a> {
         let declared = self.df.data_size(data).unwrap_or(0);
         let at = self.df.data_offset(data).unwrap_or(0);
         if self.version() >= 4 {
-            if !declared.is_multiple_of(TILE_SIZE) || declared > needed {
+            if declared % TILE_SIZE != 0 || declared > needed {
                 return Err(Error::corrupt(
                     "run-length tile data larger than the layer",
                     at,

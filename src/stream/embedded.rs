@@ -157,6 +157,7 @@ impl<'b, R: embedded_io_async::Read, D: Decoder + Clone> AsyncReader<'b, R, D> {
         while let Some(want) = self.core.want_record() {
             while self.core.short_of(want) {
                 if let Err(e) = self.read_once().await {
+                    self.core.read_failed();
                     return Some(Err(e));
                 }
             }

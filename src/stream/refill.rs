@@ -147,6 +147,12 @@ impl<B: Storage, D: Decoder + Clone> Refill<B, D> {
         self.filled = self.filled.saturating_add(n).min(self.capacity());
     }
 
+    /// Fuses the loop after a failed read: the stream ends here, as if
+    /// the input did.
+    pub(crate) fn read_failed(&mut self) {
+        self.end = Some(self.decoder.end(self.pending_len()));
+    }
+
     /// Whether fewer than `want` bytes are pending and a read could add
     /// some (the source has not ended and the buffer has room).
     pub(crate) fn short_of(&self, want: usize) -> bool {
@@ -289,6 +295,7 @@ impl<B: Storage, D: Decoder + Clone> Refill<B, D> {
         while let Some(want) = self.want_record() {
             while self.short_of(want) {
                 if let Err(e) = self.read_once(src) {
+                    self.read_failed();
                     return Some(Err(e));
                 }
             }

@@ -7,11 +7,15 @@ use gamefmt::stream::End;
 use serde_json::{Value, json};
 use zerocopy::IntoBytes;
 
+use gamefmt::Protocol;
+use gamefmt::netmsg;
+
+use crate::netmsg::{add_names, message_json, player_name, players, players_json};
 use crate::{CliError, json_line};
 
 /// Counts and ticks over the whole chunk stream.
 #[derive(Default)]
-struct Facts {
+pub struct Facts {
     chunks: u64,
     tick_markers: u64,
     snapshots: u64,
@@ -34,14 +38,15 @@ fn kind_name(kind: ChunkKind) -> &'static str {
 }
 
 /// Decodes every chunk (payloads included) and rebuilds the snapshot at
-/// every tick; `each` sees every chunk with the tick and snapshot in effect.
-fn walk(
+/// every tick; `each` sees every chunk with the tick and snapshot in effect
+/// and, for a message chunk, the message bytes.
+pub fn walk(
     view: &DemoView<'_>,
     mut each: impl FnMut(
         &Chunk<'_>,
         Option<i32>,
         &Reconstructor<'_>,
-        Option<(i32, bool)>,
+        Option<&[u8]>,
     ) -> Result<(), CliError>,
 ) -> Result<Facts, CliError> {
     let mut owned = OwnedBuffers::new();
@@ -71,7 +76,7 @@ fn walk(
                     ChunkKind::Message => {
                         facts.messages = facts.messages.saturating_add(1);
                         let ints = rec.decode(payload).map_err(|e| chunk_error(e, at))?;
-                        msg = message_id(ints.as_bytes());
+                        msg = Some(ints.as_bytes().to_vec());
                     }
                     ChunkKind::Unknown => {
                         rec.decode(payload).map_err(|e| chunk_error(e, at))?;
@@ -80,7 +85,7 @@ fn walk(
                 rec.feed(&chunk).map_err(|e| chunk_error(e, at))?;
             }
         }
-        each(&chunk, tick, &rec, msg)?;
+        each(&chunk, tick, &rec, msg.as_deref())?;
     }
     if let Some(snap) = rec.snapshot() {
         facts.final_items = Some(snap.item_count());
@@ -171,9 +176,11 @@ pub fn inspect(bytes: &[u8], as_json: bool, out: &mut dyn Write) -> Result<(), C
     Ok(())
 }
 
-/// `gamefmt dump` for a demo: one JSON line per chunk.
+/// `gamefmt dump` for a demo: one JSON line per chunk; messages typed,
+/// snapshots with their players.
 pub fn dump(bytes: &[u8], out: &mut dyn Write) -> Result<(), CliError> {
     let view = DemoView::parse(bytes)?;
+    let protocol = Protocol::of_net_version(view.header().net_version());
     walk(&view, |chunk, tick, rec, msg| {
         let line: Value = match *chunk {
             Chunk::Tick { tick, keyframe } => {
@@ -184,15 +191,27 @@ pub fn dump(bytes: &[u8], out: &mut dyn Write) -> Result<(), CliError> {
                 line.insert("tick".into(), json!(tick));
                 line.insert("kind".into(), json!(kind_name(kind)));
                 line.insert("size".into(), json!(payload.len()));
-                if matches!(kind, ChunkKind::Snapshot | ChunkKind::Delta)
-                    && let Some(snap) = rec.snapshot()
-                {
+                let snap = rec
+                    .snapshot()
+                    .filter(|_| matches!(kind, ChunkKind::Snapshot | ChunkKind::Delta));
+                if let Some(snap) = snap {
                     line.insert("items".into(), json!(snap.item_count()));
                     line.insert("crc".into(), json!(snap.checksum()));
+                    line.insert("players".into(), players_json(&players(protocol, &snap)));
                 }
-                if let Some((id, system)) = msg {
-                    line.insert("msg_id".into(), json!(id));
-                    line.insert("system".into(), json!(system));
+                if let Some(bytes) = msg {
+                    if let Some((id, system)) = message_id(bytes) {
+                        line.insert("msg_id".into(), json!(id));
+                        line.insert("system".into(), json!(system));
+                    }
+                    if let Ok(m) = netmsg::decode(protocol, bytes) {
+                        let mut message = message_json(&m);
+                        if let Some(snap) = rec.snapshot() {
+                            let players = players(protocol, &snap);
+                            add_names(&mut message, |id| player_name(&players, id));
+                        }
+                        line.insert("message".into(), message);
+                    }
                 }
                 Value::Object(line)
             }

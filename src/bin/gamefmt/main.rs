@@ -4,9 +4,11 @@
 //! exits with status 1 and one line on stderr naming the error and the byte
 //! offset where decoding failed.
 
+mod chat;
 mod datafile;
 mod demo;
 mod map;
+mod netmsg;
 mod slippi;
 mod teehistorian;
 
@@ -51,6 +53,17 @@ enum Command {
     Validate {
         /// The file to read.
         file: PathBuf,
+    },
+    /// Print the chat of demos and teehistorian recordings (teehistorian:
+    /// chat messages old servers recorded, and chat commands), one line per
+    /// message: file, tick, author, channel, text.
+    Chat {
+        /// One JSON object per line instead.
+        #[arg(long)]
+        json: bool,
+        /// The files to read.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
     },
 }
 
@@ -97,7 +110,13 @@ pub fn json_line(out: &mut dyn Write, value: &serde_json::Value) -> io::Result<(
 
 fn run(command: &Command, out: &mut dyn Write) -> Result<(), CliError> {
     let (Command::Inspect { file, .. } | Command::Dump { file, .. } | Command::Validate { file }) =
-        command;
+        command
+    else {
+        let Command::Chat { json, files } = command else {
+            return Err(CliError::UnknownFormat);
+        };
+        return chat::chat(files, *json, out);
+    };
     let bytes = std::fs::read(file)?;
     let format = Format::detect(&bytes).ok_or(CliError::UnknownFormat)?;
     match (format, command) {
@@ -129,10 +148,12 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(CliError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
-            let (Command::Inspect { file, .. }
-            | Command::Dump { file, .. }
-            | Command::Validate { file }) = &cli.command;
-            eprintln!("gamefmt: {}: {e}", file.display());
+            match &cli.command {
+                Command::Inspect { file, .. }
+                | Command::Dump { file, .. }
+                | Command::Validate { file } => eprintln!("gamefmt: {}: {e}", file.display()),
+                Command::Chat { .. } => eprintln!("gamefmt: {e}"),
+            }
             ExitCode::FAILURE
         }
     }

@@ -4,8 +4,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 
 use gamefmt::slippi::{
-    CMD_GECKO_LIST, Event, GameStart, GeckoList, SHEIK_FIX_VERSION, SlippiEventIter, SlippiView,
-    VecReassembler, zelda_sheik_external,
+    CMD_GECKO_LIST, Event, GameStart, GeckoList, SlippiEventIter, SlippiView, StartingCharacters,
+    VecReassembler, character_name, internal_character_name, stage_name,
 };
 use gamefmt::stream::End;
 use serde_json::{Value, json};
@@ -16,7 +16,7 @@ use crate::{CliError, json_line};
 struct Facts<'a> {
     game_start: Option<GameStart<'a>>,
     /// External character per port after the pre-1.6.0 Zelda/Sheik fix.
-    characters: [Option<u8>; 4],
+    characters: Option<StartingCharacters>,
     frames: BTreeSet<i32>,
     end_method: Option<u8>,
     lras_initiator: Option<i8>,
@@ -33,7 +33,7 @@ struct Facts<'a> {
 fn facts(bytes: &[u8], partial: bool) -> Result<Facts<'_>, CliError> {
     let mut f = Facts {
         game_start: None,
-        characters: [None; 4],
+        characters: None,
         frames: BTreeSet::new(),
         end_method: None,
         lras_initiator: None,
@@ -64,19 +64,11 @@ fn facts(bytes: &[u8], partial: bool) -> Result<Facts<'_>, CliError> {
         match event {
             Event::GameStart(g) if f.game_start.is_none() => {
                 f.game_start = Some(g);
-                for (i, p) in g.players() {
-                    if let Some(slot) = f.characters.get_mut(i) {
-                        *slot = p.character();
-                    }
-                }
+                f.characters = Some(StartingCharacters::new(&g));
             }
-            Event::PostFrame(p) if needs_sheik_fix(f.game_start) && p.frame() <= Some(-123) => {
-                let fixed = p.internal_character().and_then(zelda_sheik_external);
-                let slot = p
-                    .player_index()
-                    .and_then(|i| f.characters.get_mut(usize::from(i)));
-                if let (Some(c), Some(Some(slot))) = (fixed, slot) {
-                    *slot = c;
+            Event::PostFrame(p) => {
+                if let Some(c) = f.characters.as_mut() {
+                    c.observe(&p);
                 }
             }
             Event::GameEnd(e) => {
@@ -106,23 +98,27 @@ fn end_name(end: End) -> &'static str {
     }
 }
 
-/// Whether Game Start predates the Zelda/Sheik fix (slippi-js then takes
-/// the character from the first post-frame).
-fn needs_sheik_fix(g: Option<GameStart<'_>>) -> bool {
-    g.and_then(|g| g.version())
-        .is_some_and(|v| v < SHEIK_FIX_VERSION)
+/// The external character of every non-empty port: from `characters`
+/// (with the pre-1.6.0 Zelda/Sheik fix) when given, else Game Start's.
+fn characters<'g>(
+    g: &'g GameStart<'_>,
+    fixed: Option<&'g StartingCharacters>,
+) -> impl Iterator<Item = (usize, Option<u8>)> + 'g {
+    g.players()
+        .map(move |(i, p)| (i, fixed.and_then(|c| c.get(i)).or(p.character())))
 }
 
-/// `{"port", "character"}` for every non-empty port; `characters` overrides
-/// the Game Start character (see [`needs_sheik_fix`]).
-fn players(g: &GameStart<'_>, characters: Option<&[Option<u8>; 4]>) -> Vec<Value> {
-    g.players()
-        .map(|(i, p)| {
-            let c = characters
-                .and_then(|c| c.get(i).copied().flatten())
-                .or(p.character());
-            json!({"port": i.saturating_add(1), "character": c})
-        })
+/// `{"port", "character"}` for every non-empty port (see [`characters`]).
+fn players(g: &GameStart<'_>, fixed: Option<&StartingCharacters>) -> Vec<Value> {
+    characters(g, fixed)
+        .map(|(i, c)| json!({"port": i.saturating_add(1), "character": c}))
+        .collect()
+}
+
+/// The character name of every non-empty port (see [`characters`]).
+fn character_names(g: &GameStart<'_>, fixed: Option<&StartingCharacters>) -> Vec<Value> {
+    characters(g, fixed)
+        .map(|(_, c)| json!(c.and_then(character_name)))
         .collect()
 }
 
@@ -131,6 +127,7 @@ pub fn inspect(bytes: &[u8], as_json: bool, out: &mut dyn Write) -> Result<(), C
     let view = SlippiView::parse(bytes)?;
     let f = facts(bytes, true)?;
     let meta = view.metadata().ok().flatten();
+    let winners = view.winners();
     let g = f.game_start;
     let version = g.and_then(|g| g.version()).map(|v| v.to_string());
     let counts: serde_json::Map<String, Value> = f
@@ -143,7 +140,12 @@ pub fn inspect(bytes: &[u8], as_json: bool, out: &mut dyn Write) -> Result<(), C
         "version": version,
         "raw_len": view.declared_raw_len(),
         "stage": g.and_then(|g| g.stage()),
-        "players": g.map(|g| players(&g, Some(&f.characters))).unwrap_or_default(),
+        "stage_name": g.and_then(|g| g.stage()).and_then(stage_name),
+        "players": g.map(|g| players(&g, f.characters.as_ref())).unwrap_or_default(),
+        "character_names": g
+            .map(|g| character_names(&g, f.characters.as_ref()))
+            .unwrap_or_default(),
+        "winners": winners.iter().map(|w| json!({"port": w.player_index.saturating_add(1), "position": w.position})).collect::<Vec<_>>(),
         "is_pal": g.and_then(|g| g.is_pal()),
         "metadata": meta.is_some(),
         "meta_last_frame": meta.and_then(|m| m.last_frame()),
@@ -170,13 +172,16 @@ pub fn inspect(bytes: &[u8], as_json: bool, out: &mut dyn Write) -> Result<(), C
         view.declared_raw_len()
     )?;
     if let Some(g) = g {
-        writeln!(out, "  stage:    {}", g.stage().unwrap_or_default())?;
-        for (i, p) in g.players() {
+        let stage = g.stage().unwrap_or_default();
+        let name = stage_name(stage).unwrap_or("unknown");
+        writeln!(out, "  stage:    {stage} ({name})")?;
+        for ((i, c), (_, p)) in characters(&g, f.characters.as_ref()).zip(g.players()) {
+            let c = c.unwrap_or_default();
             writeln!(
                 out,
-                "  port {}:   character {} (type {})",
+                "  port {}:   character {c} {} (type {})",
                 i.saturating_add(1),
-                p.character().unwrap_or_default(),
+                character_name(c).unwrap_or("unknown"),
                 p.player_type().unwrap_or_default()
             )?;
         }
@@ -189,6 +194,13 @@ pub fn inspect(bytes: &[u8], as_json: bool, out: &mut dyn Write) -> Result<(), C
     )?;
     if let Some(m) = f.end_method {
         writeln!(out, "  game end: method {m}")?;
+    }
+    if !winners.is_empty() {
+        let ports: Vec<String> = winners
+            .iter()
+            .map(|w| format!("port {}", w.player_index.saturating_add(1)))
+            .collect();
+        writeln!(out, "  winners:  {}", ports.join(", "))?;
     }
     if let Some(n) = f.gecko_codes {
         writeln!(out, "  gecko:    {n} codes")?;
@@ -230,6 +242,7 @@ fn event_json(offset: usize, event: &Event<'_>) -> Value {
         Event::PostFrame(e) => json!({
             "kind": "post_frame", "frame": e.frame(), "player": e.player_index(),
             "follower": e.is_follower(), "character": e.internal_character(),
+            "character_name": e.internal_character().and_then(internal_character_name),
             "action_state": e.action_state(), "x": e.position_x(), "y": e.position_y(),
             "percent": e.percent(), "stocks": e.stocks_remaining(),
         }),
