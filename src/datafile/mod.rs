@@ -34,6 +34,9 @@ mod view;
 #[cfg(feature = "alloc")]
 mod writer;
 
+/// The inflate state [`DatafileView::decompress_with`] takes from the
+/// caller (miniz_oxide's).
+pub use miniz_oxide::inflate::core::DecompressorOxide;
 #[cfg(feature = "map")]
 pub(crate) use view::IdSet;
 pub use view::{DatafileView, Item, ItemTypeEntry, Items};

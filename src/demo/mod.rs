@@ -62,6 +62,8 @@
 //! ```
 
 mod chunk;
+#[cfg(any(feature = "embedded-io", feature = "embedded-io-async"))]
+mod embedded;
 pub mod raw;
 #[cfg(feature = "std")]
 mod reader;
@@ -69,6 +71,10 @@ mod reconstruct;
 mod view;
 
 pub use chunk::{Chunk, ChunkKind, Decoder, DemoChunkIter, MAX_CHUNK, MAX_TICK, MIN_TICK};
+#[cfg(feature = "embedded-io-async")]
+pub use embedded::AsyncReader;
+#[cfg(feature = "embedded-io")]
+pub use embedded::EmbeddedReader;
 #[cfg(feature = "std")]
 pub use reader::Reader;
 #[cfg(feature = "alloc")]

@@ -90,10 +90,8 @@ impl<R: io::Read> Reader<R> {
     fn prelude(mut chunks: stream::Reader<R, Decoder>) -> Result<Self, ReadError> {
         let head = chunks.fill_to(DemoHeader::MAX_LEN)?;
         let header = DemoHeader::parse(head).map_err(ReadError::Decode)?;
-        let map_len = usize::try_from(header.map_size()).unwrap_or(usize::MAX);
-        let skip = header.map_offset().saturating_add(map_len);
-        chunks.skip(skip, 0)?;
-        chunks.set_decoder(Decoder::new(header.version(), skip));
+        chunks.skip(header.chunks_offset(), 0)?;
+        chunks.set_decoder(header.chunk_decoder());
         Ok(Self { chunks, header })
     }
 

@@ -3,7 +3,7 @@
 use uuid::Uuid;
 use zerocopy::FromBytes;
 
-use super::chunk::DemoChunkIter;
+use super::chunk::{Decoder, DemoChunkIter};
 use super::raw::{Header, MAGIC, MAX_MARKERS, TimelineMarkers};
 use super::{SHA256_EXTENSION, net_item_sizes};
 use crate::bytes::Cursor;
@@ -191,6 +191,21 @@ impl DemoHeader {
     #[must_use]
     pub const fn map_offset(&self) -> usize {
         self.len
+    }
+
+    /// File offset of the first chunk: after the header and the embedded
+    /// map (saturating on a map size no file could hold).
+    #[must_use]
+    pub fn chunks_offset(&self) -> usize {
+        let map_len = usize::try_from(self.map_size).unwrap_or(usize::MAX);
+        self.len.saturating_add(map_len)
+    }
+
+    /// The chunk decoder for the stream that starts at
+    /// [`DemoHeader::chunks_offset`].
+    #[must_use]
+    pub fn chunk_decoder(&self) -> Decoder {
+        Decoder::new(self.version, self.chunks_offset())
     }
 }
 

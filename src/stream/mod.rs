@@ -52,19 +52,28 @@
 //! ```
 
 mod decoder;
+#[cfg(any(feature = "embedded-io", feature = "embedded-io-async"))]
+mod embedded;
 mod end;
+mod error;
 #[cfg(feature = "std")]
 mod reader;
 #[cfg_attr(
-    not(feature = "std"),
-    allow(
-        dead_code,
-        reason = "the refill loop is used by the std Reader only so far"
-    )
+    not(any(
+        feature = "std",
+        feature = "embedded-io",
+        feature = "embedded-io-async"
+    )),
+    allow(dead_code, reason = "the refill loop serves the readers only")
 )]
 mod refill;
 
 pub use decoder::{Decoded, Decoder};
+#[cfg(feature = "embedded-io-async")]
+pub use embedded::AsyncReader;
+#[cfg(feature = "embedded-io")]
+pub use embedded::EmbeddedReader;
 pub use end::End;
+pub use error::{DefaultSourceError, ReadError};
 #[cfg(feature = "std")]
-pub use reader::{DEFAULT_CAPACITY, ReadError, Reader};
+pub use reader::{DEFAULT_CAPACITY, Reader};

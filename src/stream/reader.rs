@@ -1,55 +1,14 @@
 //! [`Reader`]: records of any stream format from an `io::Read` (feature
-//! `std`), and its error, [`ReadError`].
+//! `std`).
 
 use std::io;
 use std::vec::Vec;
 
-use super::refill::{ByteSource, Failure, Refill};
-use super::{Decoder, End};
-use crate::error::Error;
+use super::refill::{ByteSource, Refill};
+use super::{Decoder, End, ReadError};
 
 /// The buffer [`Reader::with_decoder`] starts with: 16 KiB.
 pub const DEFAULT_CAPACITY: usize = 16 << 10;
-
-/// Why a [`Reader`] failed.
-#[derive(Debug)]
-pub enum ReadError {
-    /// Reading from the source failed.
-    Io(io::Error),
-    /// The stream is invalid, or a record does not fit the buffer
-    /// ([`ErrorKind::BufferTooSmall`](crate::ErrorKind::BufferTooSmall)).
-    /// The offset counts from the start of the source.
-    Decode(Error),
-}
-
-impl ReadError {
-    /// The decoding error, if that is what this is.
-    #[must_use]
-    pub const fn decode_error(&self) -> Option<Error> {
-        match self {
-            Self::Io(_) => None,
-            Self::Decode(e) => Some(*e),
-        }
-    }
-}
-
-impl core::fmt::Display for ReadError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        match self {
-            Self::Io(_) => f.write_str("reading the stream failed"),
-            Self::Decode(_) => f.write_str("decoding the stream failed"),
-        }
-    }
-}
-
-impl std::error::Error for ReadError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            Self::Io(e) => Some(e),
-            Self::Decode(e) => Some(e),
-        }
-    }
-}
 
 impl From<ReadError> for io::Error {
     /// The I/O error itself, or an `InvalidData` error wrapping the
@@ -58,15 +17,6 @@ impl From<ReadError> for io::Error {
         match e {
             ReadError::Io(e) => e,
             ReadError::Decode(e) => Self::new(io::ErrorKind::InvalidData, e),
-        }
-    }
-}
-
-impl From<Failure<io::Error>> for ReadError {
-    fn from(f: Failure<io::Error>) -> Self {
-        match f {
-            Failure::Read(e) => Self::Io(e),
-            Failure::Decode(e) => Self::Decode(e),
         }
     }
 }
@@ -158,7 +108,7 @@ impl<R: io::Read, D: Decoder + Clone> Reader<R, D> {
     )]
     pub fn next(&mut self) -> Option<Result<D::Record<'_>, ReadError>> {
         let mut src = Io(&mut self.source);
-        Some(self.core.next(&mut src)?.map_err(ReadError::from))
+        self.core.next(&mut src)
     }
 
     /// How the stream ended (meaningful once [`Reader::next`] returned
@@ -191,14 +141,14 @@ impl<R: io::Read, D: Decoder + Clone> Reader<R, D> {
     #[cfg(feature = "demo")] // The demo prelude (header, map) only.
     pub(crate) fn fill_to(&mut self, n: usize) -> Result<&[u8], ReadError> {
         let mut src = Io(&mut self.source);
-        Ok(self.core.fill_to(&mut src, n)?)
+        self.core.fill_to(&mut src, n)
     }
 
     /// Consumes `n` prelude bytes that start at source offset `offset`.
     #[cfg(feature = "demo")] // The demo prelude (header, map) only.
     pub(crate) fn skip(&mut self, n: usize, offset: usize) -> Result<(), ReadError> {
         let mut src = Io(&mut self.source);
-        Ok(self.core.skip(&mut src, n, offset)?)
+        self.core.skip(&mut src, n, offset)
     }
 
     /// Replaces the decoder once the prelude is read.

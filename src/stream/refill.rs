@@ -6,7 +6,7 @@
 //! `Vec` it may grow, `io::Read`) and a reader over a caller's `&mut [u8]`
 //! and another byte source share it.
 
-use super::{Decoded, Decoder, End};
+use super::{Decoded, Decoder, End, ReadError};
 use crate::error::{Error, ErrorKind};
 
 /// Where a reader's bytes come from.
@@ -55,15 +55,6 @@ impl Storage for alloc::vec::Vec<u8> {
         self.resize(len, 0);
         true
     }
-}
-
-/// Why a refill step failed.
-#[derive(Debug)]
-pub(crate) enum Failure<E> {
-    /// The source failed.
-    Read(E),
-    /// The stream is invalid, or a record does not fit the buffer.
-    Decode(Error),
 }
 
 /// A buffer window over a byte source and the decoder reading from it.
@@ -132,82 +123,66 @@ impl<B: Storage, D: Decoder + Clone> Refill<B, D> {
             .unwrap_or_else(|| self.decoder.end(self.pending_len()))
     }
 
-    /// Moves the pending bytes to the front and reads once after them.
-    fn read_more<S: ByteSource>(&mut self, src: &mut S) -> Result<(), Failure<S::Error>> {
+    /// Moves the pending bytes to the front and returns the free space
+    /// after them, for one read; `None` when the buffer is full. Hand the
+    /// count read to [`Self::filled`].
+    pub(crate) fn space(&mut self) -> Option<&mut [u8]> {
         if self.start > 0 {
             self.buf.bytes_mut().copy_within(self.start..self.filled, 0);
             self.filled = self.pending_len();
             self.start = 0;
         }
-        let Some(space) = self
-            .buf
+        self.buf
             .bytes_mut()
             .get_mut(self.filled..)
             .filter(|s| !s.is_empty())
-        else {
-            return Ok(());
-        };
-        let n = src.read(space).map_err(Failure::Read)?;
+    }
+
+    /// Records that a read into [`Self::space`] gave `n` bytes (0: the
+    /// source ended).
+    pub(crate) fn filled(&mut self, n: usize) {
         if n == 0 {
             self.eof = true;
         }
         self.filled = self.filled.saturating_add(n).min(self.capacity());
-        Ok(())
     }
 
-    /// Reads until `want` bytes are pending, the buffer is full, or the
-    /// source ends.
-    fn read_to<S: ByteSource>(
-        &mut self,
-        src: &mut S,
-        want: usize,
-    ) -> Result<(), Failure<S::Error>> {
-        while !self.eof && self.pending_len() < want && self.pending_len() < self.capacity() {
-            self.read_more(src)?;
-        }
-        Ok(())
+    /// Fuses the loop after a failed read: the stream ends here, as if
+    /// the input did.
+    pub(crate) fn read_failed(&mut self) {
+        self.end = Some(self.decoder.end(self.pending_len()));
     }
 
-    /// Reads until `n` bytes are pending (growing the buffer up to its
-    /// limit) or the source ends; returns the pending bytes.
+    /// Whether fewer than `want` bytes are pending and a read could add
+    /// some (the source has not ended and the buffer has room).
+    pub(crate) fn short_of(&self, want: usize) -> bool {
+        !self.eof && self.pending_len() < want && self.pending_len() < self.capacity()
+    }
+
+    /// Grows the buffer (up to its limit) so that `n` bytes fit, for a
+    /// prelude read with [`Self::short_of`] and [`Self::pending`].
     #[cfg(feature = "demo")] // The demo prelude (header, map) only.
-    pub(crate) fn fill_to<S: ByteSource>(
-        &mut self,
-        src: &mut S,
-        n: usize,
-    ) -> Result<&[u8], Failure<S::Error>> {
+    pub(crate) fn reserve(&mut self, n: usize) {
         if n > self.capacity() && n <= self.limit {
             self.buf.grow(n);
         }
-        self.read_to(src, n)?;
-        Ok(self.pending())
     }
 
-    /// Consumes `n` bytes without decoding them (reading as needed); fails
-    /// with a truncation at `offset` plus what was skipped if the source
-    /// ends first.
+    /// Consumes up to `*n` of the pending bytes of a stretch that is
+    /// skipped without decoding (`*at` is its offset so far): `Ok(true)`
+    /// when more must be read first, `Ok(false)` when the stretch is
+    /// skipped, a truncation at `*at` if the source ended first.
     #[cfg(feature = "demo")] // The demo prelude (header, map) only.
-    pub(crate) fn skip<S: ByteSource>(
-        &mut self,
-        src: &mut S,
-        mut n: usize,
-        offset: usize,
-    ) -> Result<(), Failure<S::Error>> {
-        let mut at = offset;
-        while n > 0 {
-            if self.pending_len() == 0 {
-                if self.eof {
-                    return Err(Failure::Decode(Error::truncated(at)));
-                }
-                self.read_more(src)?;
-                continue;
-            }
-            let step = n.min(self.pending_len());
-            self.start = self.start.saturating_add(step);
-            at = at.saturating_add(step);
-            n = n.saturating_sub(step);
+    pub(crate) fn skip_step(&mut self, n: &mut usize, at: &mut usize) -> Result<bool, Error> {
+        let step = (*n).min(self.pending_len());
+        self.start = self.start.saturating_add(step);
+        *at = at.saturating_add(step);
+        *n = n.saturating_sub(step);
+        match (*n, self.eof) {
+            (0, _) => Ok(false),
+            (_, true) => Err(Error::truncated(*at)),
+            (_, false) => Ok(true),
         }
-        Ok(())
     }
 
     /// Whether a [`Decoded::NeedMore`] answer now could be met by reading
@@ -220,43 +195,41 @@ impl<B: Storage, D: Decoder + Clone> Refill<B, D> {
             && (pending < self.capacity() || self.capacity() < self.limit)
     }
 
-    /// The next record, `None` at the end; fused after an error.
-    pub(crate) fn next<S: ByteSource>(
-        &mut self,
-        src: &mut S,
-    ) -> Option<Result<D::Record<'_>, Failure<S::Error>>> {
-        if self.end.is_some() {
+    /// Before [`Self::take`]: how many pending bytes a whole record needs
+    /// when more must be read first (the buffer is grown for it, up to its
+    /// limit), or `None` when the record can be decoded now (it is whole,
+    /// or no more bytes can come).
+    ///
+    /// It decodes on a copy of the decoder, so that the real decode in
+    /// [`Self::take`] holds the only borrow of the buffer: the one it
+    /// returns. (No read ahead: a live source would block while a whole
+    /// record waits in the buffer.)
+    pub(crate) fn want_record(&mut self) -> Option<usize> {
+        if self.end.is_some() || !self.may_need_more() {
             return None;
         }
-        // Make sure the buffer holds a whole record (or that no more
-        // bytes can come) before decoding for real, so that the record is
-        // decoded once and the only borrow of the buffer is the one
-        // returned.
-        // (No read ahead: a live source would block while a whole record
-        // waits in the buffer.)
-        loop {
-            if !self.may_need_more() {
-                break;
+        let mut probe = self.decoder.clone();
+        let needed = match probe.decode(self.pending()) {
+            Ok(Decoded::NeedMore { needed }) => needed,
+            _ => return None,
+        };
+        let want = needed
+            .unwrap_or(0)
+            .max(self.pending_len().saturating_add(1));
+        if want > self.capacity() {
+            let len = want.max(self.capacity().saturating_mul(2)).min(self.limit);
+            if len > self.capacity() {
+                self.buf.grow(len);
             }
-            let mut probe = self.decoder.clone();
-            let needed = match probe.decode(self.pending()) {
-                Ok(Decoded::NeedMore { needed }) => needed,
-                _ => break,
-            };
-            let want = needed
-                .unwrap_or(0)
-                .max(self.pending_len().saturating_add(1));
-            if want > self.capacity() {
-                let len = want.max(self.capacity().saturating_mul(2)).min(self.limit);
-                if len > self.capacity() {
-                    self.buf.grow(len);
-                }
-            }
-            if let Err(e) = self.read_to(src, want) {
-                // Fused: the stream ends here, as if the input did.
-                self.end = Some(self.decoder.end(self.pending_len()));
-                return Some(Err(e));
-            }
+        }
+        Some(want)
+    }
+
+    /// The next record from the pending bytes (once [`Self::want_record`]
+    /// says none are missing), `None` at the end; fused after an error.
+    pub(crate) fn take(&mut self) -> Option<Result<D::Record<'_>, Error>> {
+        if self.end.is_some() {
+            return None;
         }
         let unconsumed = self.pending_len();
         let input = self
@@ -264,8 +237,7 @@ impl<B: Storage, D: Decoder + Clone> Refill<B, D> {
             .bytes()
             .get(self.start..self.filled)
             .unwrap_or_default();
-        let fail = |e: Error| (End::Damaged(e), Failure::Decode(e));
-        let (end, failure) = match self.decoder.decode(input) {
+        let error = match self.decoder.decode(input) {
             Ok(Decoded::Record { record, consumed }) => {
                 self.start = self.start.saturating_add(consumed);
                 return Some(Ok(record));
@@ -289,13 +261,77 @@ impl<B: Storage, D: Decoder + Clone> Refill<B, D> {
                 Ok(None) => {
                     let needed = needed.unwrap_or(unconsumed.saturating_add(1));
                     let kind = ErrorKind::BufferTooSmall { needed };
-                    fail(Error::new(kind, self.decoder.offset()))
+                    Error::new(kind, self.decoder.offset())
                 }
-                Err(e) => fail(e),
+                Err(e) => e,
             },
-            Err(e) => fail(e),
+            Err(e) => e,
         };
-        self.end = Some(end);
-        Some(Err(failure))
+        self.end = Some(End::Damaged(error));
+        Some(Err(error))
+    }
+}
+
+/// The steps above over a blocking byte source: each read done at once.
+/// (The `embedded-io-async` reader runs the same steps, awaiting each
+/// read.)
+impl<B: Storage, D: Decoder + Clone> Refill<B, D> {
+    /// Reads once into the free space.
+    fn read_once<S: ByteSource>(&mut self, src: &mut S) -> Result<(), ReadError<S::Error>> {
+        let n = match self.space() {
+            Some(space) => src.read(space).map_err(ReadError::Io)?,
+            None => return Ok(()),
+        };
+        self.filled(n);
+        Ok(())
+    }
+
+    /// The next record, reading from `src` as needed; `None` at the end;
+    /// fused after an error.
+    pub(crate) fn next<S: ByteSource>(
+        &mut self,
+        src: &mut S,
+    ) -> Option<Result<D::Record<'_>, ReadError<S::Error>>> {
+        while let Some(want) = self.want_record() {
+            while self.short_of(want) {
+                if let Err(e) = self.read_once(src) {
+                    self.read_failed();
+                    return Some(Err(e));
+                }
+            }
+        }
+        Some(self.take()?.map_err(ReadError::Decode))
+    }
+
+    /// Reads until `n` bytes are pending (growing the buffer up to its
+    /// limit) or the source ends; returns the pending bytes.
+    #[cfg(feature = "demo")] // The demo prelude (header, map) only.
+    pub(crate) fn fill_to<S: ByteSource>(
+        &mut self,
+        src: &mut S,
+        n: usize,
+    ) -> Result<&[u8], ReadError<S::Error>> {
+        self.reserve(n);
+        while self.short_of(n) {
+            self.read_once(src)?;
+        }
+        Ok(self.pending())
+    }
+
+    /// Consumes `n` bytes without decoding them (reading as needed); fails
+    /// with a truncation at `offset` plus what was skipped if the source
+    /// ends first.
+    #[cfg(feature = "demo")] // The demo prelude (header, map) only.
+    pub(crate) fn skip<S: ByteSource>(
+        &mut self,
+        src: &mut S,
+        mut n: usize,
+        offset: usize,
+    ) -> Result<(), ReadError<S::Error>> {
+        let mut at = offset;
+        while self.skip_step(&mut n, &mut at).map_err(ReadError::Decode)? {
+            self.read_once(src)?;
+        }
+        Ok(())
     }
 }
