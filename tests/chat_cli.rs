@@ -82,10 +82,10 @@ fn demo_chat_has_every_chat_message_with_recorded_names() {
         let bytes = std::fs::read(&th).unwrap();
         let mut recorded = BTreeSet::new();
         for record in TeehistorianIter::new(&bytes).unwrap() {
-            if let Message::Ex(ex) = record.unwrap().message
-                && let Ok(ExMessage::PlayerName { name, .. }) = ex.parse()
-            {
-                recorded.insert(String::from_utf8(name.to_vec()).unwrap());
+            if let Message::Ex(ex) = record.unwrap().message {
+                if let Ok(ExMessage::PlayerName { name, .. }) = ex.parse() {
+                    recorded.insert(String::from_utf8(name.to_vec()).unwrap());
+                }
             }
         }
         let named: BTreeSet<String> = chat(&demo)
@@ -185,10 +185,10 @@ fn demo_dump_types_kills_and_players() {
     let bytes = std::fs::read(&th).unwrap();
     let mut recorded = BTreeSet::new();
     for record in TeehistorianIter::new(&bytes).unwrap() {
-        if let Message::Ex(ex) = record.unwrap().message
-            && let Ok(ExMessage::PlayerName { name, .. }) = ex.parse()
-        {
-            recorded.insert(String::from_utf8(name.to_vec()).unwrap());
+        if let Message::Ex(ex) = record.unwrap().message {
+            if let Ok(ExMessage::PlayerName { name, .. }) = ex.parse() {
+                recorded.insert(String::from_utf8(name.to_vec()).unwrap());
+            }
         }
     }
     let mut named = BTreeSet::new();

@@ -60,10 +60,10 @@ fn recorded_names(teehistorian: &[u8]) -> BTreeSet<String> {
     let mut names = BTreeSet::new();
     for record in TeehistorianIter::new(teehistorian).unwrap() {
         let Ok(record) = record else { break };
-        if let Message::Ex(ex) = record.message
-            && let Ok(ExMessage::PlayerName { name, .. }) = ex.parse()
-        {
-            names.insert(String::from_utf8(name.to_vec()).unwrap());
+        if let Message::Ex(ex) = record.message {
+            if let Ok(ExMessage::PlayerName { name, .. }) = ex.parse() {
+                names.insert(String::from_utf8(name.to_vec()).unwrap());
+            }
         }
     }
     names
