@@ -16,7 +16,7 @@ mod common;
 mod slippi_fields;
 
 use divan::counter::BytesCount;
-use gamefmt::slippi::{Event, GeckoList, Reassembler, SlippiEventIter, SlpView};
+use gamefmt::slippi::{Event, GeckoList, Reassembler, SlippiEventIter, SlippiView};
 use slippi_fields::{f, read_all};
 
 fn main() {
@@ -64,7 +64,7 @@ fn full_decode(bencher: divan::Bencher) {
             let mut acc = 0u64;
             for (_, bytes) in replays() {
                 let bytes = divan::black_box(bytes);
-                if let Ok(Some(m)) = SlpView::parse(bytes).unwrap().metadata() {
+                if let Ok(Some(m)) = SlippiView::parse(bytes).unwrap().metadata() {
                     f(&mut acc, m.last_frame().map(|v| v as f64));
                 }
                 let mut gecko = Reassembler::new(&mut buf);

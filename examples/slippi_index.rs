@@ -2,14 +2,14 @@
 //! `cargo run --example slippi_index -- game.slp`.
 #![allow(clippy::arithmetic_side_effects)]
 
-use gamefmt::slippi::SlpView;
+use gamefmt::slippi::SlippiView;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let path = std::env::args()
         .nth(1)
         .ok_or("usage: slippi_index FILE.slp")?;
     let bytes = std::fs::read(&path)?;
-    let slp = SlpView::parse(&bytes)?;
+    let slp = SlippiView::parse(&bytes)?;
     let start = slp.game_start()?;
     print!(
         "{path}: version {}",

@@ -16,6 +16,7 @@ pub fn subslice(data: &[u8], start: usize, len: usize) -> Result<&[u8]> {
 /// Decodes a UUID stored as four little-endian ints, each holding four of
 /// its bytes big-endian (datafile and snapshot extended types); `None` if
 /// `ints` has fewer than four.
+#[cfg(any(feature = "datafile", feature = "snapshot"))]
 #[must_use]
 pub fn uuid_from_ints(ints: &[zerocopy::little_endian::I32]) -> Option<uuid::Uuid> {
     let mut bytes = [0u8; 16];

@@ -1,4 +1,24 @@
 //! Recognising a format from the first bytes of a file.
+//!
+//! This module owns every format's magic bytes, so detection needs none of
+//! the format modules: [`Format::detect`] recognises all formats whatever
+//! features are enabled, and the format modules take their magic from here.
+
+/// `DATA`, the first four bytes of a datafile (`ATAD` when written by a
+/// big-endian host).
+pub(crate) const DATAFILE_MAGIC: &[u8; 4] = b"DATA";
+/// `ATAD`, the datafile magic as a big-endian host wrote it.
+pub(crate) const DATAFILE_MAGIC_SWAPPED: &[u8; 4] = b"ATAD";
+/// `TWDEMO\0`, the first seven bytes of every demo.
+pub(crate) const DEMO_MAGIC: &[u8; 7] = b"TWDEMO\0";
+/// The first 11 bytes of every `.slp` file: `{`, the key `raw`, and the
+/// start of an optimized uint8 array with an int32 count.
+pub(crate) const SLIPPI_SIGNATURE: &[u8; 11] = b"{U\x03raw[$U#l";
+/// The first 16 bytes of every teehistorian file: the UUID
+/// `699db17b-8efb-34ff-b1d8-da6f60c15dd1` of `teehistorian@ddnet.tw`.
+pub(crate) const TEEHISTORIAN_MAGIC: [u8; 16] = [
+    0x69, 0x9d, 0xb1, 0x7b, 0x8e, 0xfb, 0x34, 0xff, 0xb1, 0xd8, 0xda, 0x6f, 0x60, 0xc1, 0x5d, 0xd1,
+];
 
 /// A file format this crate decodes, as recognised by [`Format::detect`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,6 +39,9 @@ pub enum Format {
 impl Format {
     /// Recognises the format of a file from its first bytes, or `None`.
     ///
+    /// Every format is recognised whatever features are enabled (a caller
+    /// can then say which feature a file needs).
+    ///
     /// ```
     /// assert_eq!(gamefmt::Format::detect(b"DATA\x04\0\0\0"), Some(gamefmt::Format::Datafile));
     /// assert_eq!(gamefmt::Format::detect(b"TWDEMO\0\x06"), Some(gamefmt::Format::Demo));
@@ -31,19 +54,19 @@ impl Format {
     /// ```
     #[must_use]
     pub fn detect(head: &[u8]) -> Option<Self> {
-        if head.starts_with(crate::demo::raw::MAGIC) {
+        if head.starts_with(DEMO_MAGIC) {
             return Some(Self::Demo);
         }
-        if head.starts_with(crate::slippi::SIGNATURE) {
+        if head.starts_with(SLIPPI_SIGNATURE) {
             return Some(Self::Slippi);
         }
-        if head.get(..16) == Some(crate::teehistorian::uuids::TEEHISTORIAN.as_bytes()) {
+        if head.starts_with(&TEEHISTORIAN_MAGIC) {
             return Some(Self::Teehistorian);
         }
-        match head.get(..4)? {
-            b"DATA" | b"ATAD" => Some(Self::Datafile),
-            _ => None,
+        if head.starts_with(DATAFILE_MAGIC) || head.starts_with(DATAFILE_MAGIC_SWAPPED) {
+            return Some(Self::Datafile);
         }
+        None
     }
 
     /// The format's short name, as printed by the `gamefmt` command.

@@ -1,14 +1,24 @@
 //! `gamefmt`: zero-copy, allocation-free, streaming decoders for game data
 //! formats.
 //!
-//! | module | format |
-//! |---|---|
-//! | [`datafile`] | Teeworlds/DDNet datafiles (`.map`), versions 3 and 4 |
-//! | [`map`] | Teeworlds/DDNet map content: info, images, groups, layers, tiles, quads, envelopes, sounds |
-//! | [`snapshot`] | Teeworlds/DDNet snapshots and snapshot deltas |
-//! | [`demo`] | Teeworlds/DDNet demo files (`.demo`), versions 3 to 6 |
-//! | [`slippi`] | Slippi `.slp` replays (Super Smash Bros. Melee), spec 0.1.0–3.18.0 |
-//! | [`teehistorian`] | DDNet teehistorian server recordings, versions 1 and 2 |
+//! | module | format | view | iterator | push decoder | reader (`std`) | writer (`alloc`) |
+//! |---|---|---|---|---|---|---|
+//! | [`datafile`] | Teeworlds/DDNet datafiles (`.map`), versions 3 and 4 | [`DatafileView`](datafile::DatafileView) | [`datafile::Items`] | | | [`DatafileWriter`](datafile::DatafileWriter) |
+//! | [`map`] | map content: info, images, groups, layers, tiles, quads, envelopes, sounds | [`MapView`](map::MapView) | [`MapView::groups`](map::MapView::groups), [`Group::layers`](map::Group::layers), ... | | | |
+//! | [`snapshot`] | snapshots and snapshot deltas | [`SnapshotView`](snapshot::SnapshotView), [`DeltaView`](snapshot::DeltaView) | [`snapshot::Items`], [`ItemDeltas`](snapshot::ItemDeltas) | | | [`SnapshotBuilder`](snapshot::SnapshotBuilder), [`create_delta`](snapshot::create_delta) |
+//! | [`demo`] | demo files (`.demo`), versions 3 to 6 | [`DemoView`](demo::DemoView) | [`demo::DemoChunkIter`], [`demo::Frames`] | [`demo::Decoder`] | [`demo::Reader`] | |
+//! | [`teehistorian`] | DDNet teehistorian server recordings, versions 1 and 2 | [`Header`](teehistorian::Header) | [`TeehistorianIter`](teehistorian::TeehistorianIter) | [`teehistorian::Decoder`] | [`teehistorian::Reader`] | [`TeehistorianWriter`](teehistorian::TeehistorianWriter) |
+//! | [`slippi`] | Slippi `.slp` replays (Super Smash Bros. Melee), spec 0.1.0–3.18.0 | [`SlippiView`](slippi::SlippiView) | [`SlippiEventIter`](slippi::SlippiEventIter), [`slippi::Frames`] | [`slippi::Decoder`] | [`slippi::Reader`] | [`SlippiWriter`](slippi::SlippiWriter) |
+//!
+//! Each module has a `SAMPLE` file to try it on (`datafile::SAMPLE`,
+//! `teehistorian::SAMPLE`, `slippi::SAMPLE`), and [`Format::detect`] tells
+//! the formats apart by their first bytes.
+//!
+//! Demos, teehistorian and Slippi replays are streams, read three ways that
+//! decode alike: a slice iterator over a file in memory, a push decoder fed
+//! whatever bytes the caller has (it answers one record and the bytes it
+//! consumed, or "need more", which is a status and never an error), and a
+//! `std` reader over any `io::Read` with one fixed buffer.
 //!
 //! Stream formats (teehistorian, Slippi, demo chunks) share one contract,
 //! [`stream`]: a slice iterator, a push decoder and a `Reader` per format,
@@ -22,16 +32,30 @@
 //!
 //! # Features
 //!
-//! `alloc` (owned writers and `Vec`-returning conveniences) · `std` (implies
-//! `alloc`; `io::Read` adapters) · `defmt` (`defmt::Format` on errors and
-//! small public types) · `cli` (implies `std`; the `gamefmt` binary). With no
-//! features the crate is `#![no_std]` and never allocates.
+//! `datafile`, `map` (implies `datafile`), `snapshot`, `demo` (implies
+//! `snapshot`; [`DemoView::map`](demo::DemoView::map) also needs
+//! `datafile`), `teehistorian`, `slippi`: one per format, each pulling only
+//! the dependencies it needs · `alloc` (owned writers and `Vec`-returning
+//! conveniences) · `std` (implies `alloc`; `io::Read` adapters) · `defmt`
+//! (`defmt::Format` on errors and small public types) · `cli` (implies `std`
+//! and every format; the `gamefmt` binary). The default is `std` and every
+//! format. Without `std` and `alloc` the crate is `#![no_std]` and never
+//! allocates, whichever formats are enabled.
+//!
+//! # Dependencies in the API
+//!
+//! Types of three dependencies appear in public signatures; each is
+//! re-exported so callers name the same version: [`zerocopy`] (the endian
+//! integers of the wire structs, `datafile`/`map`/`snapshot`/`demo`),
+//! [`uuid`] (`Uuid` of extended types and messages, `datafile`/`snapshot`/
+//! `demo`/`teehistorian`) and [`heapless`] (the per-frame lists of
+//! `slippi::Frame`).
 //!
 //! # Example
 //!
 //! ```
 //! # fn main() -> Result<(), gamefmt::Error> {
-//! # let bytes = gamefmt::datafile::SAMPLE_MAP;
+//! # let bytes = gamefmt::datafile::SAMPLE;
 //! use gamefmt::datafile::DatafileView;
 //! let map = DatafileView::parse(bytes)?;
 //! for item in map.items() {
@@ -52,17 +76,38 @@ extern crate alloc;
 extern crate std;
 
 pub mod bytes;
+#[cfg(feature = "datafile")]
 pub mod datafile;
+#[cfg(feature = "demo")]
 pub mod demo;
 pub mod error;
 mod format;
 pub mod huffman;
+#[cfg(feature = "map")]
 pub mod map;
+#[cfg(feature = "slippi")]
 pub mod slippi;
+#[cfg(feature = "snapshot")]
 pub mod snapshot;
 pub mod stream;
+#[cfg(feature = "teehistorian")]
 pub mod teehistorian;
 pub mod varint;
 
 pub use error::{Error, ErrorKind, Result};
 pub use format::Format;
+
+/// `heapless`, whose `Vec` holds the per-frame lists of
+/// [`slippi::Frame`].
+#[cfg(feature = "slippi")]
+pub use heapless;
+/// `uuid`, whose `Uuid` names extended item types, teehistorian messages and
+/// demo extensions.
+#[cfg(any(feature = "datafile", feature = "snapshot", feature = "teehistorian"))]
+pub use uuid;
+/// `zerocopy`, whose endian integers (`little_endian::I32`,
+/// `big_endian::U32`, ...) make up the wire structs of datafiles, maps,
+/// snapshots and demos (and whose `FromBytes`/`IntoBytes` read and write
+/// them).
+#[cfg(any(feature = "datafile", feature = "snapshot"))]
+pub use zerocopy;

@@ -91,6 +91,7 @@ const ONE_BYTE: [i8; 256] = {
 /// branch: returns the value, the length, and whether the int does end
 /// within the two (when it does not, the value and length mean nothing
 /// and [`decode`] must handle it).
+#[cfg(any(test, feature = "teehistorian"))]
 #[inline(always)]
 #[must_use]
 pub(crate) fn decode_up_to_two_bytes(first: u8, second: u8) -> (i32, usize, bool) {

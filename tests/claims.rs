@@ -466,7 +466,7 @@ fn slippi_payload_table_with_absurd_sizes() {
         });
         assert_eq!(n, 1, "only the payload table is whole");
         let _ = core("slippi view", || {
-            slippi::SlpView::parse(&bad).map(|v| (v.game_end(), v.end()))
+            slippi::SlippiView::parse(&bad).map(|v| (v.game_end(), v.end()))
         });
         // The reader keeps its fixed buffer.
         let mut reader = slippi::Reader::with_capacity(&bad[..], 1 << 12);
@@ -503,7 +503,7 @@ fn ubjson_string_of_4_gib_and_huge_containers() {
     // In a file's metadata, after an empty payload table.
     let mut bad = slp(2, &[0x35, 1]);
     bad.extend(b"U\x08metadata{U\x01aSL\x00\x00\x00\x01\x00\x00\x00\x00xyz}}");
-    match slippi::SlpView::parse(&bad) {
+    match slippi::SlippiView::parse(&bad) {
         Ok(view) => {
             core("metadata 4 GiB string", || view.metadata()).unwrap_err();
         }

@@ -10,7 +10,7 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-use gamefmt::datafile::{DatafileWriter, SAMPLE_MAP, UUID_AUTOMAPPER_CONFIG, WriteVersion};
+use gamefmt::datafile::{DatafileWriter, SAMPLE, UUID_AUTOMAPPER_CONFIG, WriteVersion};
 
 fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {
     let path = std::env::temp_dir().join(format!("gamefmt-{}-{name}", std::process::id()));
@@ -28,7 +28,7 @@ fn gamefmt(args: &[&str], file: &PathBuf) -> Output {
 
 #[test]
 fn inspect_json_reports_the_seven_facts() {
-    let file = temp_file("sample.map", SAMPLE_MAP);
+    let file = temp_file("sample.map", SAMPLE);
     let out = gamefmt(&["inspect", "--json"], &file);
     assert!(out.status.success());
     let mut v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -73,7 +73,7 @@ fn dump_prints_one_line_per_item_and_data_item() {
 
 #[test]
 fn invalid_files_exit_1_with_one_line() {
-    let mut bad = SAMPLE_MAP.to_vec();
+    let mut bad = SAMPLE.to_vec();
     bad.truncate(50);
     let file = temp_file("cut.map", &bad);
     for args in [&["inspect", "--json"][..], &["dump"], &["validate"]] {

@@ -12,7 +12,7 @@ mod common;
 mod counting_alloc;
 
 use counting_alloc::{CountingAlloc, allocations_during};
-use gamefmt::datafile::{DatafileView, SAMPLE_MAP, UUID_AUTOMAPPER_CONFIG};
+use gamefmt::datafile::{DatafileView, SAMPLE, UUID_AUTOMAPPER_CONFIG};
 
 #[global_allocator]
 static ALLOC: CountingAlloc = CountingAlloc;
@@ -40,7 +40,7 @@ fn walk(bytes: &[u8], buf: &mut [u8]) -> (usize, i64) {
 #[test]
 fn sample_map_allocates_nothing() {
     let mut buf = vec![0u8; 1 << 10];
-    let ((inflated, _), allocs) = allocations_during(|| walk(SAMPLE_MAP, &mut buf));
+    let ((inflated, _), allocs) = allocations_during(|| walk(SAMPLE, &mut buf));
     assert_eq!(inflated, 8);
     assert_eq!(allocs, 0);
 }

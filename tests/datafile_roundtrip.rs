@@ -12,7 +12,7 @@
 
 mod common;
 
-use gamefmt::datafile::{DatafileView, DatafileWriter, SAMPLE_MAP, UUID_TEST, WriteVersion};
+use gamefmt::datafile::{DatafileView, DatafileWriter, SAMPLE, UUID_TEST, WriteVersion};
 use gamefmt::{Error, ErrorKind};
 
 /// Items grouped by type in file order, and inflated data items.
@@ -128,7 +128,7 @@ fn quartet_parse() {
 /// Emit: the on-disk layout is the documented one, byte for byte.
 #[test]
 fn quartet_emit() {
-    assert_eq!(SAMPLE_MAP.len(), 120);
+    assert_eq!(SAMPLE.len(), 120);
     let v3 = {
         let mut w = DatafileWriter::new();
         w.add_item(0, 0, &[1]).unwrap();
@@ -136,7 +136,7 @@ fn quartet_emit() {
         w.add_item(1, 0, &[1, s as i32, -1, -1, -1]).unwrap();
         w.finish(WriteVersion::V3).unwrap()
     };
-    assert_eq!(v3, SAMPLE_MAP);
+    assert_eq!(v3, SAMPLE);
     let ints: Vec<i32> = v3[4..36]
         .chunks(4)
         .map(|c| i32::from_le_bytes(c.try_into().unwrap()))

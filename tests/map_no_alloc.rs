@@ -13,7 +13,7 @@ mod common;
 mod counting_alloc;
 
 use counting_alloc::{CountingAlloc, allocations_during};
-use gamefmt::datafile::SAMPLE_MAP;
+use gamefmt::datafile::SAMPLE;
 use gamefmt::map::{Layer, MapView, SoundSources, TileData};
 
 #[global_allocator]
@@ -80,7 +80,7 @@ fn walk(bytes: &[u8], buf: &mut [u8]) -> (usize, usize, usize, usize) {
 #[test]
 fn sample_map_allocates_nothing() {
     let mut buf = vec![0u8; 1 << 10];
-    let ((_, _, _, strings), allocs) = allocations_during(|| walk(SAMPLE_MAP, &mut buf));
+    let ((_, _, _, strings), allocs) = allocations_during(|| walk(SAMPLE, &mut buf));
     assert_eq!(strings, 1);
     assert_eq!(allocs, 0);
 }

@@ -13,7 +13,7 @@
 use gamefmt::ErrorKind;
 use gamefmt::slippi::{
     Decoder, Event, Frames, GeckoList, Item, MessageSplitter, PayloadSizes, Reader, Reassembler,
-    SAMPLE_SLP, SlippiEventIter, SlpView, SlpWriter, Version,
+    SAMPLE, SlippiEventIter, SlippiView, SlippiWriter, Version,
 };
 use gamefmt::stream::{Decoded, End};
 
@@ -44,9 +44,9 @@ fn sizes_3_18() -> PayloadSizes {
 
 const METADATA: &[u8] = b"{U\x07startAtSU\x142026-01-01T00:00:00ZU\x09lastFramel\xff\xff\xff\x85U\x08playedOnSU\x07dolphin}";
 
-/// Writes the replay embedded as `SAMPLE_SLP` (its doc says what it holds).
-fn build_sample() -> (SlpWriter, Vec<u8>) {
-    let mut w = SlpWriter::new(&sizes_3_18()).unwrap();
+/// Writes the replay embedded as `SAMPLE` (its doc says what it holds).
+fn build_sample() -> (SlippiWriter, Vec<u8>) {
+    let mut w = SlippiWriter::new(&sizes_3_18()).unwrap();
     let empty = [0u8, 3];
     let start = payload(
         760,
@@ -103,12 +103,12 @@ fn sample_is_written_by_slp_writer() {
         )
         .unwrap();
     }
-    assert_eq!(bytes, SAMPLE_SLP);
+    assert_eq!(bytes, SAMPLE);
 }
 
 #[test]
 fn quartet_parse_known_layout() {
-    let slp = SlpView::parse(SAMPLE_SLP).unwrap();
+    let slp = SlippiView::parse(SAMPLE).unwrap();
     assert_eq!(slp.declared_raw_len() as usize, slp.raw().len());
     let g = slp.game_start().unwrap();
     assert_eq!(g.version(), Some(Version::new(3, 18, 0)));
@@ -156,7 +156,7 @@ fn quartet_parse_known_layout() {
     };
     assert_eq!(fs.random_seed(), Some(0xDEAD_BEEF));
 
-    let frames: Vec<_> = Frames::new(SAMPLE_SLP).collect::<Result<_, _>>().unwrap();
+    let frames: Vec<_> = Frames::new(SAMPLE).collect::<Result<_, _>>().unwrap();
     assert_eq!(frames.len(), 1);
     assert_eq!(frames[0].number, -123);
     assert_eq!(frames[0].characters().count(), 2);
@@ -192,9 +192,9 @@ fn quartet_short_events_have_no_late_fields() {
 #[test]
 fn quartet_round_trip_through_writer() {
     // Re-emit every event of the sample with the writer: identical bytes.
-    let slp = SlpView::parse(SAMPLE_SLP).unwrap();
+    let slp = SlippiView::parse(SAMPLE).unwrap();
     let sizes = slp.payload_sizes().unwrap();
-    let mut w = SlpWriter::new(&sizes).unwrap();
+    let mut w = SlippiWriter::new(&sizes).unwrap();
     for e in slp.events().skip(1) {
         let e = e.unwrap();
         let bytes = match e {
@@ -209,13 +209,13 @@ fn quartet_round_trip_through_writer() {
         w.event(bytes[0], &bytes[1..]).unwrap();
     }
     let meta = slp.metadata_bytes().unwrap();
-    assert_eq!(w.finish(Some(meta)).unwrap(), SAMPLE_SLP);
+    assert_eq!(w.finish(Some(meta)).unwrap(), SAMPLE);
 }
 
 #[test]
 fn quartet_rejects_impossible_lengths() {
     let sizes = sizes_3_18();
-    let mut w = SlpWriter::new(&sizes).unwrap();
+    let mut w = SlippiWriter::new(&sizes).unwrap();
     assert!(w.event(0x37, &[0; 65]).is_err());
     assert!(w.event(0x50, &[0; 1]).is_err());
 
@@ -259,13 +259,13 @@ fn quartet_rejects_impossible_lengths() {
     ));
     // Not a replay at all.
     assert_eq!(
-        SlpView::parse(b"This is not a replay, just text")
+        SlippiView::parse(b"This is not a replay, just text")
             .unwrap_err()
             .kind,
         ErrorKind::BadMagic
     );
     assert_eq!(
-        SlpView::parse(b"{U\x03raw").unwrap_err().kind,
+        SlippiView::parse(b"{U\x03raw").unwrap_err().kind,
         ErrorKind::Truncated
     );
 }
@@ -281,17 +281,17 @@ fn live_file_endings() {
     let mut it = SlippiEventIter::new(&live[..live.len() - 3]);
     assert_eq!(it.by_ref().count(), 7);
     assert!(matches!(it.end(), End::Truncated { .. }));
-    let view = SlpView::parse(&live).unwrap();
+    let view = SlippiView::parse(&live).unwrap();
     assert_eq!(view.raw().len(), live.len() - 15);
     assert_eq!(view.metadata().unwrap(), None);
     assert_eq!(view.game_end(), None);
 
     // A finished file whose raw length was never patched: stops at Game End
     // and still finds the metadata.
-    let mut unpatched = SAMPLE_SLP.to_vec();
+    let mut unpatched = SAMPLE.to_vec();
     unpatched[11..15].fill(0);
-    let view = SlpView::parse(&unpatched).unwrap();
-    assert_eq!(view.raw(), SlpView::parse(SAMPLE_SLP).unwrap().raw());
+    let view = SlippiView::parse(&unpatched).unwrap();
+    assert_eq!(view.raw(), SlippiView::parse(SAMPLE).unwrap().raw());
     assert_eq!(view.metadata().unwrap().unwrap().last_frame(), Some(-123));
     let mut it = SlippiEventIter::new(&unpatched);
     assert_eq!(it.by_ref().count(), 9);
@@ -300,13 +300,17 @@ fn live_file_endings() {
     // Empty metadata, missing metadata and trailing garbage.
     let (w, _) = build_sample();
     let empty = w.clone().finish(Some(b"{}")).unwrap();
-    let m = SlpView::parse(&empty).unwrap().metadata().unwrap().unwrap();
+    let m = SlippiView::parse(&empty)
+        .unwrap()
+        .metadata()
+        .unwrap()
+        .unwrap();
     assert_eq!((m.last_frame(), m.object().entries().count()), (None, 0));
     let none = w.clone().finish(None).unwrap();
-    assert_eq!(SlpView::parse(&none).unwrap().metadata().unwrap(), None);
+    assert_eq!(SlippiView::parse(&none).unwrap().metadata().unwrap(), None);
     let mut trailing = w.finish(Some(METADATA)).unwrap();
     trailing.extend_from_slice(b"\n\0garbage");
-    let view = SlpView::parse(&trailing).unwrap();
+    let view = SlippiView::parse(&trailing).unwrap();
     assert_eq!(
         view.metadata().unwrap().unwrap().played_on(),
         Some("dolphin")
@@ -330,10 +334,10 @@ fn live_file_endings() {
     assert_eq!(records, 11); // header, 9 events, metadata
     assert_eq!(rest, b"\n\0garbage");
     // A damaged metadata element is reported, not hidden.
-    let mut bad = SAMPLE_SLP.to_vec();
+    let mut bad = SAMPLE.to_vec();
     let at = bad.len() - 12; // the `S` marker of "dolphin"
     bad[at] = b'Q';
-    assert!(SlpView::parse(&bad).unwrap().metadata().is_err());
+    assert!(SlippiView::parse(&bad).unwrap().metadata().is_err());
     let mut it = SlippiEventIter::new(&bad);
     assert_eq!(it.by_ref().map(Result::unwrap).count(), 9);
     assert_eq!(it.end(), End::Complete);
@@ -343,10 +347,10 @@ fn live_file_endings() {
 
 #[test]
 fn reader_with_small_buffer_matches_slice() {
-    let slice: Vec<Vec<u8>> = SlippiEventIter::new(SAMPLE_SLP)
+    let slice: Vec<Vec<u8>> = SlippiEventIter::new(SAMPLE)
         .map(|e| event_bytes(&e.unwrap()))
         .collect();
-    let mut reader = Reader::with_capacity(SAMPLE_SLP, 1024);
+    let mut reader = Reader::with_capacity(SAMPLE, 1024);
     let mut got = Vec::new();
     let mut meta = None;
     while let Some(r) = reader.next() {
@@ -360,7 +364,7 @@ fn reader_with_small_buffer_matches_slice() {
     assert_eq!(meta.as_deref(), Some(METADATA));
     assert_eq!(reader.end(), End::Complete);
     // A buffer smaller than the Game Start event fails cleanly.
-    let mut tiny = Reader::with_capacity(SAMPLE_SLP, 100);
+    let mut tiny = Reader::with_capacity(SAMPLE, 100);
     let err = loop {
         match tiny.next() {
             Some(Ok(_)) => {}
@@ -380,7 +384,7 @@ fn splitter_chunks_build_the_gecko_list() {
     let mut s = sizes_3_18();
     s.set(0x10, 516);
     s.set(0x3D, 4); // declared size is ignored: chunks carry 600 bytes
-    let mut w = SlpWriter::new(&s).unwrap();
+    let mut w = SlippiWriter::new(&s).unwrap();
     w.event(0x36, &payload(760, &[(1, &[3, 13, 0, 0])]))
         .unwrap();
     let mut list = vec![0u8; 600];
@@ -439,7 +443,7 @@ fn cli_applies_the_pre_1_6_sheik_fix() {
     for (c, n) in [(0x36, 352), (0x38, 37), (0x39, 1)] {
         s.set(c, n);
     }
-    let mut w = SlpWriter::new(&s).unwrap();
+    let mut w = SlippiWriter::new(&s).unwrap();
     let empty = [0u8, 3];
     let players: [(usize, &[u8]); 6] = [
         (0x65, &[0x12, 0, 4]),

@@ -17,7 +17,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use gamefmt::ErrorKind;
 use gamefmt::slippi::{
     Decoder, Event, Frames, GeckoList, Item, Reassembler, SHEIK_FIX_VERSION, SlippiEventIter,
-    SlpView, zelda_sheik_external,
+    SlippiView, zelda_sheik_external,
 };
 use gamefmt::stream::{Decoded, End};
 
@@ -71,7 +71,7 @@ struct Facts {
 }
 
 fn facts(bytes: &[u8]) -> Result<(Facts, End), gamefmt::Error> {
-    let view = SlpView::parse(bytes)?;
+    let view = SlippiView::parse(bytes)?;
     let mut f = Facts {
         raw_len: i64::from(view.declared_raw_len()),
         ..Facts::default()
@@ -224,7 +224,7 @@ fn streaming_game_metadata() {
         .iter()
         .find(|(n, _)| n == "v1.0.0_py-slippi_streaming_game.slp")
         .unwrap();
-    let view = SlpView::parse(bytes).unwrap();
+    let view = SlippiView::parse(bytes).unwrap();
     assert_eq!(view.declared_raw_len(), 0);
     // raw ends right after Game End; then the metadata element follows.
     let after = &bytes[15 + view.raw().len()..];
@@ -416,7 +416,7 @@ fn fast_paths_agree_with_full_walk() {
         return;
     };
     for (name, bytes) in files.iter().filter(|(n, _)| !n.starts_with("bad_")) {
-        let view = SlpView::parse(bytes).unwrap();
+        let view = SlippiView::parse(bytes).unwrap();
         let mut start = None;
         let mut last_end = None;
         let mut last = None;
@@ -571,7 +571,7 @@ fn typed_fields_of_known_files() {
         return;
     };
     let get = |n: &str| &files.iter().find(|(f, _)| f == n).unwrap().1;
-    let start = |n: &str| SlpView::parse(get(n)).unwrap().game_start().unwrap();
+    let start = |n: &str| SlippiView::parse(get(n)).unwrap().game_start().unwrap();
     let text = |b: Option<&[u8]>| String::from_utf8(b.unwrap().to_vec()).unwrap();
 
     // 3.14.0: match id, game number, tiebreaker (SOURCES.md).

@@ -15,7 +15,7 @@ mod counting_alloc;
 
 use counting_alloc::{CountingAlloc, allocations_during};
 use gamefmt::slippi::{
-    Decoder, Event, Frames, GeckoList, Reassembler, SAMPLE_SLP, SlippiEventIter, SlpView,
+    Decoder, Event, Frames, GeckoList, Reassembler, SAMPLE, SlippiEventIter, SlippiView,
 };
 use gamefmt::stream::Decoded;
 
@@ -26,7 +26,7 @@ static ALLOC: CountingAlloc = CountingAlloc;
 fn walk(bytes: &[u8], buf: &mut [u8]) -> (u64, usize) {
     let mut events = 0u64;
     let mut codes = 0usize;
-    if let Ok(view) = SlpView::parse(bytes) {
+    if let Ok(view) = SlippiView::parse(bytes) {
         let _ = view
             .game_start()
             .map(|g| (g.stage(), g.players().count(), g.display_name(0)));
@@ -107,7 +107,7 @@ fn walk(bytes: &[u8], buf: &mut [u8]) -> (u64, usize) {
 #[test]
 fn sample_allocates_nothing() {
     let mut buf = vec![0u8; 1 << 17];
-    let ((events, _), allocs) = allocations_during(|| walk(SAMPLE_SLP, &mut buf));
+    let ((events, _), allocs) = allocations_during(|| walk(SAMPLE, &mut buf));
     assert_eq!(events, 9 + 2);
     assert_eq!(allocs, 0);
 }

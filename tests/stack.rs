@@ -76,7 +76,7 @@ fn datafile_and_map_on_64k_stack() {
     for bytes in files(
         "teeworlds/maps",
         ".map",
-        Some(gamefmt::datafile::SAMPLE_MAP),
+        Some(gamefmt::datafile::SAMPLE),
         valid,
     ) {
         assert!(on_small_stack("map", move || walk_map(&bytes)) > 0);
@@ -130,15 +130,15 @@ fn teehistorian_on_64k_stack() {
 
 #[test]
 fn slippi_on_64k_stack() {
-    let sample = Some(slippi::SAMPLE_SLP);
+    let sample = Some(slippi::SAMPLE);
     let valid = |b: &[u8]| {
-        slippi::SlpView::parse(b)
+        slippi::SlippiView::parse(b)
             .is_ok_and(|v| v.metadata().is_ok() && v.events().all(|e| e.is_ok()))
             && slippi::Frames::new(b).all(|f| f.is_ok())
     };
     for bytes in files("slippi", ".slp", sample, valid) {
         on_small_stack("slippi", move || {
-            let view = slippi::SlpView::parse(&bytes).unwrap();
+            let view = slippi::SlippiView::parse(&bytes).unwrap();
             if let Some(m) = view.metadata().unwrap() {
                 for p in m.players() {
                     let _ = (p.netplay_name(), p.characters().count());
@@ -174,7 +174,7 @@ fn deep_ubjson_is_refused_at_its_limit_on_64k_stack() {
         // As a file's metadata.
         let mut file = b"{U\x03raw[$U#l\x00\x00\x00\x02\x35\x01U\x08metadata".to_vec();
         file.extend(&objects);
-        if let Ok(view) = slippi::SlpView::parse(&file) {
+        if let Ok(view) = slippi::SlippiView::parse(&file) {
             assert!(view.metadata().is_err());
         }
     });

@@ -198,7 +198,7 @@ impl Stream for Slippi {
             records: Vec::new(),
             end: None,
         };
-        if let Ok(view) = slippi::SlpView::parse(bytes) {
+        if let Ok(view) = slippi::SlippiView::parse(bytes) {
             let _ = (view.game_start(), view.game_end(), view.end());
             if let Ok(Some(m)) = view.metadata() {
                 let _ = m.players().count();

@@ -5,8 +5,8 @@
 //! hashing, which the library itself never needs):
 //! `cargo test --features verify-uuids --test uuids`.
 
+use gamefmt::uuid::Uuid;
 use gamefmt::{datafile, demo, snapshot, teehistorian::uuids};
-use uuid::Uuid;
 
 fn v3(name: &str) -> Uuid {
     Uuid::new_v3(&uuids::TEEWORLDS_NAMESPACE, name.as_bytes())

@@ -1,16 +1,16 @@
-//! Slippi on arbitrary bytes: no panic, no hang through SlpView, the event
+//! Slippi on arbitrary bytes: no panic, no hang through SlippiView, the event
 //! iterator (every typed accessor of every event), Frames, the splitter
 //! reassemblers and the metadata. The push Decoder fed in pieces and the
 //! std Reader yield the same events and ending as the slice iterator; the
-//! events, written back by SlpWriter, decode to the same events.
+//! events, written back by SlippiWriter, decode to the same events.
 #![no_main]
 
 use std::io;
 
 use gamefmt::Error;
 use gamefmt::slippi::{
-    Decoder, Event, Frames, Item, Metadata, Reader, Reassembler, SlippiEventIter, SlpView,
-    SlpWriter, VecReassembler, ubjson,
+    Decoder, Event, Frames, Item, Metadata, Reader, Reassembler, SlippiEventIter, SlippiView,
+    SlippiWriter, VecReassembler, ubjson,
 };
 use gamefmt::stream::{Decoded, End};
 use gamefmt_fuzz::slippi::{touch_event, touch_frame, touch_game_end, touch_game_start};
@@ -59,7 +59,7 @@ fuzz_target!(|bytes: &[u8]| {
         }
     }
 
-    let view = SlpView::parse(bytes);
+    let view = SlippiView::parse(bytes);
     if let Ok(view) = &view {
         touch((view.raw(), view.declared_raw_len(), view.payload_sizes()));
         if let Ok(g) = view.game_start() {
@@ -115,7 +115,7 @@ fuzz_target!(|bytes: &[u8]| {
     let Ok(sizes) = view.payload_sizes() else {
         return;
     };
-    let Ok(mut w) = SlpWriter::new(&sizes) else {
+    let Ok(mut w) = SlippiWriter::new(&sizes) else {
         return;
     };
     for e in rest {
@@ -129,7 +129,7 @@ fuzz_target!(|bytes: &[u8]| {
         .collect::<Result<_, _>>()
         .unwrap();
     assert_eq!(&back[1..], rest);
-    let back_view = SlpView::parse(&written).unwrap();
+    let back_view = SlippiView::parse(&written).unwrap();
     assert_eq!(back_view.metadata_bytes(), meta);
     if let Some(m) = meta {
         assert_eq!(back_view.metadata().ok().flatten(), Metadata::parse(m).ok());

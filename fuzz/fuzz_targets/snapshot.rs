@@ -9,7 +9,7 @@ use gamefmt::snapshot::{
     create_delta,
 };
 use libfuzzer_sys::fuzz_target;
-use zerocopy::little_endian::I32;
+use gamefmt::zerocopy::little_endian::I32;
 
 fuzz_target!(|bytes: &[u8]| {
     // First byte: where the snapshot ends and the delta starts.

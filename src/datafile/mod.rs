@@ -16,9 +16,9 @@
 //!
 //! ```
 //! # fn main() -> Result<(), gamefmt::Error> {
-//! use gamefmt::datafile::{DatafileView, SAMPLE_MAP};
+//! use gamefmt::datafile::{DatafileView, SAMPLE};
 //!
-//! let map = DatafileView::parse(SAMPLE_MAP)?;
+//! let map = DatafileView::parse(SAMPLE)?;
 //! assert_eq!(map.version(), 3);
 //! let version_item = map.find_item(0, 0).expect("the sample has a VERSION item");
 //! assert_eq!(version_item.int(0), Some(1));
@@ -56,7 +56,7 @@ pub const UUID_ENVPOINTS_BEZIER: Uuid = uuid!("3ab4f84d-d9cc-3c78-b585-0d6ccdb2e
 /// VERSION item (type 0, id 0, data `[1]`), an INFO item (type 1, id 0,
 /// author = data item 0) and one data item, the string `"gamefmt"`.
 /// It was written by [`DatafileWriter`].
-pub const SAMPLE_MAP: &[u8] = include_bytes!("sample.map");
+pub const SAMPLE: &[u8] = include_bytes!("sample.map");
 
 /// Reads a data string as DDNet does: `bytes` must end with its only NUL
 /// and be valid UTF-8; the text before the NUL is returned.

@@ -9,6 +9,7 @@ use zerocopy::little_endian::I32;
 use super::raw::{HEADER_LEN, Header, ItemHeader, ItemType};
 use super::{ITEMTYPE_EX, data_string};
 use crate::error::{Error, ErrorKind, Result};
+use crate::format::{DATAFILE_MAGIC, DATAFILE_MAGIC_SWAPPED};
 
 /// Highest number of item types a datafile may declare (DDNet's limit).
 const MAX_ITEM_TYPES: u64 = 65_536;
@@ -163,7 +164,7 @@ impl<'a> DatafileView<'a> {
         let Some(magic) = file.get(..4) else {
             return Err(Error::truncated(file.len()));
         };
-        if magic != b"DATA" && magic != b"ATAD" {
+        if magic != DATAFILE_MAGIC && magic != DATAFILE_MAGIC_SWAPPED {
             return Err(Error::new(ErrorKind::BadMagic, 0));
         }
         let (header, _) = Header::ref_from_prefix(file).map_err(|_| {

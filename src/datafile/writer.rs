@@ -7,6 +7,7 @@ use uuid::Uuid;
 use super::ITEMTYPE_EX;
 use super::raw::HEADER_LEN;
 use crate::error::{Error, ErrorKind, Result};
+use crate::format::DATAFILE_MAGIC;
 
 /// Which datafile version [`DatafileWriter::finish`] writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -179,7 +180,7 @@ impl DatafileWriter {
 
         let mut out = Vec::with_capacity(file_len);
         let mut put = |v: i32| out.extend_from_slice(&v.to_le_bytes());
-        put(i32::from_le_bytes(*b"DATA"));
+        put(i32::from_le_bytes(*DATAFILE_MAGIC));
         put(if version == WriteVersion::V4 { 4 } else { 3 });
         put(file_len_i.saturating_sub(16));
         put(file_len_i

@@ -4,7 +4,7 @@ use zerocopy::big_endian::{I32, U32};
 use zerocopy::{FromBytes, Immutable, KnownLayout, Unaligned};
 
 /// `TWDEMO\0`, the first seven bytes of every demo.
-pub const MAGIC: &[u8; 7] = b"TWDEMO\0";
+pub const MAGIC: &[u8; 7] = crate::format::DEMO_MAGIC;
 
 /// Most timeline markers a demo holds.
 pub const MAX_MARKERS: usize = 64;

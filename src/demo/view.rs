@@ -7,6 +7,7 @@ use super::chunk::DemoChunkIter;
 use super::raw::{Header, MAGIC, MAX_MARKERS, TimelineMarkers};
 use super::{SHA256_EXTENSION, net_item_sizes};
 use crate::bytes::Cursor;
+#[cfg(feature = "datafile")]
 use crate::datafile::DatafileView;
 use crate::error::{Error, ErrorKind, Result};
 
@@ -232,6 +233,8 @@ impl<'a> DemoView<'a> {
     }
 
     /// The embedded map as a datafile (errors carry demo file offsets).
+    /// Needs the `datafile` feature.
+    #[cfg(feature = "datafile")]
     pub fn map(&self) -> Result<DatafileView<'a>> {
         DatafileView::parse(self.map).map_err(|e| e.shifted(self.header.len))
     }

@@ -2,7 +2,7 @@
 
 use zerocopy::little_endian::I32;
 
-use super::view::int;
+use super::field::int;
 use crate::datafile::Item;
 
 /// Ints of the layout: version, group, layer, config, seed, flags.

@@ -6,9 +6,9 @@ use core::iter::FusedIterator;
 use zerocopy::FromBytes;
 use zerocopy::little_endian::I32;
 
+use super::field::int;
 use super::i32string::I32String;
-use super::raw::{EnvPoint, EnvPointBezier};
-use super::view::{MapView, int};
+use super::raw::{ENV_POINT_BEZIER_INTS, ENV_POINT_INTS, EnvPoint, EnvPointBezier};
 use crate::datafile::Item;
 use crate::error::{Error, Result};
 
@@ -23,13 +23,13 @@ const V2_INTS: usize = 13;
 /// An ENVELOPE item.
 #[derive(Clone, Copy, Debug)]
 pub struct Envelope<'a> {
-    map: MapView<'a>,
+    points: EnvPointTable<'a>,
     item: Item<'a>,
 }
 
 impl<'a> Envelope<'a> {
-    pub(super) const fn new(map: MapView<'a>, item: Item<'a>) -> Self {
-        Self { map, item }
+    pub(super) const fn new(points: EnvPointTable<'a>, item: Item<'a>) -> Self {
+        Self { points, item }
     }
 
     /// The raw item.
@@ -100,17 +100,61 @@ impl<'a> Envelope<'a> {
         let start = usize::try_from(self.start_point()).ok();
         let count = usize::try_from(self.point_count()).ok();
         match start.zip(count) {
-            Some((s, c))
-                if s.checked_add(c)
-                    .is_some_and(|end| end <= self.map.env_point_count()) =>
-            {
-                Ok(EnvPoints::new(self.map, s, s.saturating_add(c)))
+            Some((s, c)) if s.checked_add(c).is_some_and(|end| end <= self.points.len()) => {
+                Ok(EnvPoints::new(self.points, s, s.saturating_add(c)))
             }
             _ => Err(Error::corrupt(
                 "envelope points lie outside the ENVPOINTS item",
                 self.item.offset(),
             )),
         }
+    }
+}
+
+/// The map's envelope points: the ENVPOINTS item's ints, and DDNet's
+/// bezier item when the points do not carry their tangents inline.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct EnvPointTable<'a> {
+    /// The ENVPOINTS item's ints (empty without one).
+    points: &'a [I32],
+    /// Ints per point: 6, or 22 with TW0.7 inline tangents.
+    point_ints: usize,
+    /// DDNet's bezier item: 16 ints per point (empty without one).
+    beziers: &'a [I32],
+}
+
+impl<'a> EnvPointTable<'a> {
+    pub(super) const fn new(points: &'a [I32], point_ints: usize, beziers: &'a [I32]) -> Self {
+        Self {
+            points,
+            point_ints,
+            beziers,
+        }
+    }
+
+    /// Number of points.
+    pub(super) fn len(&self) -> usize {
+        self.points.len().checked_div(self.point_ints).unwrap_or(0)
+    }
+
+    /// Ints per stored point.
+    pub(super) const fn point_ints(&self) -> usize {
+        self.point_ints
+    }
+
+    /// Point `index`, with its tangents if the map stores them.
+    pub(super) fn get(&self, index: usize) -> Option<EnvPointRef<'a>> {
+        let start = index.checked_mul(self.point_ints)?;
+        let ints = self
+            .points
+            .get(start..start.checked_add(self.point_ints)?)?;
+        let beziers = if self.point_ints == ENV_POINT_BEZIER_INTS {
+            ints.get(ENV_POINT_INTS..)
+        } else {
+            let b = index.checked_mul(16)?;
+            self.beziers.get(b..b.checked_add(16)?)
+        };
+        EnvPointRef::new(ints.get(..ENV_POINT_INTS)?, beziers)
     }
 }
 
@@ -123,7 +167,7 @@ pub struct EnvPointRef<'a> {
 }
 
 impl<'a> EnvPointRef<'a> {
-    pub(super) fn new(point: &'a [I32], bezier: Option<&'a [I32]>) -> Option<Self> {
+    fn new(point: &'a [I32], bezier: Option<&'a [I32]>) -> Option<Self> {
         Some(Self {
             point: EnvPoint::ref_from_bytes(zerocopy::IntoBytes::as_bytes(point)).ok()?,
             bezier: bezier.and_then(|b| {
@@ -166,17 +210,17 @@ impl<'a> EnvPointRef<'a> {
 }
 
 /// Iterator over envelope points; see [`Envelope::points`] and
-/// [`MapView::env_points`].
+/// [`MapView::env_points`](super::MapView::env_points).
 #[derive(Clone, Debug)]
 pub struct EnvPoints<'a> {
-    map: MapView<'a>,
+    points: EnvPointTable<'a>,
     next: usize,
     end: usize,
 }
 
 impl<'a> EnvPoints<'a> {
-    pub(super) const fn new(map: MapView<'a>, next: usize, end: usize) -> Self {
-        Self { map, next, end }
+    pub(super) const fn new(points: EnvPointTable<'a>, next: usize, end: usize) -> Self {
+        Self { points, next, end }
     }
 }
 
@@ -187,7 +231,7 @@ impl<'a> Iterator for EnvPoints<'a> {
         if self.next >= self.end {
             return None;
         }
-        let point = self.map.env_point(self.next);
+        let point = self.points.get(self.next);
         self.next = if point.is_some() {
             self.next.saturating_add(1)
         } else {

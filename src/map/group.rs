@@ -3,10 +3,10 @@
 
 use zerocopy::little_endian::I32;
 
+use super::field::{ItemRange, int};
 use super::i32string::I32String;
 use super::layer::Layer;
-use super::view::{MapView, int};
-use crate::datafile::Item;
+use crate::datafile::{DatafileView, Item};
 use crate::error::{Error, Result};
 
 /// Ints of group version 1: version, offset x/y, parallax x/y, start layer,
@@ -34,13 +34,15 @@ pub struct Clip {
 /// A GROUP item.
 #[derive(Clone, Copy, Debug)]
 pub struct Group<'a> {
-    map: MapView<'a>,
+    df: DatafileView<'a>,
+    /// The map's LAYER items, which the group indexes.
+    layers: ItemRange,
     item: Item<'a>,
 }
 
 impl<'a> Group<'a> {
-    pub(super) const fn new(map: MapView<'a>, item: Item<'a>) -> Self {
-        Self { map, item }
+    pub(super) const fn new(df: DatafileView<'a>, layers: ItemRange, item: Item<'a>) -> Self {
+        Self { df, layers, item }
     }
 
     /// The raw item.
@@ -118,14 +120,14 @@ impl<'a> Group<'a> {
     /// (Their indices were checked against the layer items when the map
     /// was parsed, so this yields [`layer_count`](Self::layer_count) layers.)
     pub fn layers(&self) -> impl Iterator<Item = Layer<'a>> + 'a {
-        let map = self.map;
+        let (df, layers) = (self.df, self.layers);
         let start = self.start_layer();
-        (0..self.layer_count()).filter_map(move |i| map.layer(start.saturating_add(i)))
+        (0..self.layer_count()).filter_map(move |i| Layer::nth(df, layers, start.saturating_add(i)))
     }
 
     /// Checks the item's size and that its layers exist.
     pub(super) fn check(item: &Item<'_>, layer_items: usize) -> Result<()> {
-        super::view::require_len(item, V1_INTS, "GROUP item shorter than 7 ints")?;
+        super::field::require_len(item, V1_INTS, "GROUP item shorter than 7 ints")?;
         let d = item.data();
         let (start, count) = (int(d, 5), int(d, 6));
         let end = usize::try_from(start)

@@ -5,7 +5,7 @@ use core::iter::FusedIterator;
 
 use zerocopy::little_endian::I32;
 
-use super::view::{data_string, int};
+use super::field::{data_string, int};
 use crate::datafile::{DatafileView, Item};
 use crate::error::{Error, ErrorKind, Result};
 
@@ -119,7 +119,7 @@ impl<'a> Info<'a> {
     }
 
     pub(super) fn check(item: &Item<'_>) -> Result<()> {
-        super::view::require_len(item, BASE_INTS, "INFO item shorter than 5 ints")
+        super::field::require_len(item, BASE_INTS, "INFO item shorter than 5 ints")
     }
 }
 

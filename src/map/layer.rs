@@ -2,26 +2,21 @@
 //! ([`TileLayer`]), quad layers ([`QuadLayer`]) and sound layers
 //! ([`SoundLayer`]).
 
+use super::field::{ItemRange, int, require_len};
 use super::i32string::I32String;
 use super::quads::QuadLayer;
+use super::raw::{QUADS_V1_INTS, SOUNDS_MIN_INTS};
 use super::sound_layer::SoundLayer;
 use super::tiles::{TileKind, TileLayer};
-use super::view::{index, int, require_len};
 use super::{
     LAYERFLAG_DETAIL, LAYERTYPE_QUADS, LAYERTYPE_SOUNDS, LAYERTYPE_SOUNDS_DEPRECATED,
     LAYERTYPE_TILES,
 };
 use crate::datafile::{DatafileView, Item};
-use crate::error::{Error, Result};
+use crate::error::Result;
 
 /// Ints of the common layer head: version (unused), type, flags.
 const HEAD_INTS: usize = 3;
-/// Ints of a quads layer version 1 (head included).
-pub(super) const QUADS_V1_INTS: usize = 7;
-/// Ints of a quads or sounds layer with a name.
-pub(super) const NAMED_INTS: usize = 10;
-/// Ints of a sounds layer without its name.
-pub(super) const SOUNDS_MIN_INTS: usize = 7;
 
 /// What a layer is: the kind of a tile layer, or quads/sounds/unknown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -77,6 +72,11 @@ impl<'a> Layer<'a> {
             }
             _ => Self::Unknown(item),
         }
+    }
+
+    /// Layer item `index` of `layers` (the map's LAYER items).
+    pub(super) fn nth(df: DatafileView<'a>, layers: ItemRange, index: usize) -> Option<Self> {
+        layers.nth(&df, index).map(|item| Self::new(df, item))
     }
 
     /// Checks a layer item as [`MapView::new`](super::MapView::new) does.
@@ -153,34 +153,4 @@ impl<'a> Layer<'a> {
             _ => None,
         }
     }
-}
-
-/// Inflates `count` records of `size` bytes from data item `data_index`
-/// into `buf`; the data item may be longer. No records need no data.
-pub(super) fn read_records<'b>(
-    df: &DatafileView<'_>,
-    item: &Item<'_>,
-    data_index: i32,
-    count: usize,
-    size: usize,
-    buf: &'b mut [u8],
-) -> Result<&'b [u8]> {
-    if count == 0 {
-        return Ok(&[]);
-    }
-    let needed = count
-        .checked_mul(size)
-        .ok_or(Error::corrupt("layer too large", item.offset()))?;
-    let Some(data) = index(data_index).filter(|&i| i < df.data_count()) else {
-        return Err(Error::corrupt(
-            "layer data index out of range",
-            item.offset(),
-        ));
-    };
-    let at = df.data_offset(data).unwrap_or(0);
-    if df.data_size(data).unwrap_or(0) < needed {
-        return Err(Error::corrupt("layer data shorter than its records", at));
-    }
-    let out = df.decompress_into(data, buf)?;
-    Ok(out.get(..needed).unwrap_or_default())
 }

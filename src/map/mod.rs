@@ -22,7 +22,7 @@
 //! ```
 //! # fn main() -> Result<(), gamefmt::Error> {
 //! use gamefmt::map::{Layer, MapView, TileData};
-//! # let bytes = gamefmt::datafile::SAMPLE_MAP;
+//! # let bytes = gamefmt::datafile::SAMPLE;
 //!
 //! let map = MapView::parse(bytes)?;
 //! let mut buf = [0u8; 64];
@@ -45,6 +45,7 @@
 
 mod automapper;
 mod envelope;
+mod field;
 mod group;
 mod i32string;
 mod image;

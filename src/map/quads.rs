@@ -3,10 +3,9 @@
 use zerocopy::FromBytes;
 use zerocopy::little_endian::I32;
 
+use super::field::{index, int, read_records};
 use super::i32string::I32String;
-use super::layer::{NAMED_INTS, QUADS_V1_INTS, read_records};
-use super::raw::{QUAD_SIZE, Quad};
-use super::view::{index, int};
+use super::raw::{NAMED_INTS, QUAD_SIZE, QUADS_V1_INTS, Quad};
 use crate::datafile::{DatafileView, Item};
 use crate::error::{Error, Result};
 

@@ -233,6 +233,12 @@ pub const DEPRECATED_SOUND_SOURCE_SIZE: usize = 36;
 pub const ENV_POINT_INTS: usize = 6;
 /// Ints per TW0.7 envelope point with inline tangents.
 pub const ENV_POINT_BEZIER_INTS: usize = 22;
+/// Ints of a quads layer item version 1 (the 3-int layer head included).
+pub(super) const QUADS_V1_INTS: usize = 7;
+/// Ints of a quads or sounds layer item with a name.
+pub(super) const NAMED_INTS: usize = 10;
+/// Ints of a sounds layer item without its name.
+pub(super) const SOUNDS_MIN_INTS: usize = 7;
 
 const _: () = {
     assert!(size_of::<Tile>() == TILE_SIZE);

@@ -3,7 +3,7 @@
 
 use zerocopy::little_endian::I32;
 
-use super::view::{data_into, data_string, index, int};
+use super::field::{data_into, data_string, index, int};
 use crate::datafile::{DatafileView, Item};
 use crate::error::{Error, ErrorKind, Result};
 
@@ -93,6 +93,6 @@ impl<'a> Sound<'a> {
     }
 
     pub(super) fn check(item: &Item<'_>) -> Result<()> {
-        super::view::require_len(item, INTS, "SOUND item shorter than 5 ints")
+        super::field::require_len(item, INTS, "SOUND item shorter than 5 ints")
     }
 }

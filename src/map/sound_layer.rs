@@ -5,12 +5,12 @@ use zerocopy::FromBytes;
 use zerocopy::little_endian::I32;
 
 use super::LAYERTYPE_SOUNDS_DEPRECATED;
+use super::field::{index, int, read_records};
 use super::i32string::I32String;
-use super::layer::{NAMED_INTS, SOUNDS_MIN_INTS, read_records};
 use super::raw::{
-    DEPRECATED_SOUND_SOURCE_SIZE, DeprecatedSoundSource, SOUND_SOURCE_SIZE, SoundSource,
+    DEPRECATED_SOUND_SOURCE_SIZE, DeprecatedSoundSource, NAMED_INTS, SOUND_SOURCE_SIZE,
+    SOUNDS_MIN_INTS, SoundSource,
 };
-use super::view::{index, int};
 use crate::datafile::{DatafileView, Item};
 use crate::error::{Error, Result};
 

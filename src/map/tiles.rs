@@ -5,9 +5,9 @@
 use zerocopy::little_endian::I32;
 use zerocopy::{FromBytes, Immutable, KnownLayout};
 
+use super::field::{index, int, require_len};
 use super::i32string::I32String;
 use super::raw::{SpeedupTile, SwitchTile, TILE_SIZE, TeleTile, Tile, TuneTile};
-use super::view::{index, int, require_len};
 use super::{
     TILESLAYERFLAG_FRONT, TILESLAYERFLAG_GAME, TILESLAYERFLAG_SPEEDUP, TILESLAYERFLAG_SWITCH,
     TILESLAYERFLAG_TELE, TILESLAYERFLAG_TUNE,

@@ -1,9 +1,8 @@
 //! [`MapView`]: the validated, borrowed view of a map's content.
 
-use zerocopy::little_endian::I32;
-
 use super::automapper::AutomapperConfig;
-use super::envelope::{EnvPointRef, EnvPoints, Envelope};
+use super::envelope::{EnvPointRef, EnvPointTable, EnvPoints, Envelope};
+use super::field::{ItemRange, data_string, int, require_len};
 use super::group::Group;
 use super::image::Image;
 use super::info::Info;
@@ -15,9 +14,7 @@ use super::{
     ITEM_ENVELOPE, ITEM_ENVPOINTS, ITEM_GROUP, ITEM_IMAGE, ITEM_INFO, ITEM_LAYER, ITEM_SOUND,
     ITEM_VERSION,
 };
-use crate::datafile::{
-    DatafileView, ITEMTYPE_EX, Item, ItemTypeEntry, UUID_AUTOMAPPER_CONFIG, UUID_ENVPOINTS_BEZIER,
-};
+use crate::datafile::{DatafileView, ITEMTYPE_EX, UUID_AUTOMAPPER_CONFIG, UUID_ENVPOINTS_BEZIER};
 use crate::error::{Error, ErrorKind, Result};
 
 /// A Teeworlds/DDNet map, validated once by [`MapView::parse`] and then read
@@ -31,60 +28,12 @@ use crate::error::{Error, ErrorKind, Result};
 pub struct MapView<'a> {
     df: DatafileView<'a>,
     version: i32,
-    images: Range,
-    envelopes: Range,
-    groups: Range,
-    layers: Range,
-    sounds: Range,
-    /// The ENVPOINTS item's ints (empty without one).
-    env_points: &'a [I32],
-    /// Ints per envelope point: 6, or 22 with TW0.7 inline tangents.
-    env_point_ints: usize,
-    /// DDNet's bezier item: 16 ints per point (empty without one).
-    env_beziers: &'a [I32],
-}
-
-/// The items of one type: first item index and count.
-#[derive(Clone, Copy, Debug, Default)]
-struct Range {
-    start: usize,
-    count: usize,
-}
-
-impl Range {
-    fn of(df: &DatafileView<'_>, type_id: u16) -> Self {
-        df.item_type(type_id)
-            .map_or(Self::default(), |t: ItemTypeEntry| Self {
-                start: t.start,
-                count: t.count,
-            })
-    }
-
-    fn nth<'a>(&self, df: &DatafileView<'a>, index: usize) -> Option<Item<'a>> {
-        if index >= self.count {
-            return None;
-        }
-        df.item(self.start.checked_add(index)?)
-    }
-}
-
-/// Fails with a [`Corrupt`](ErrorKind::Corrupt) error at the item when it is
-/// shorter than `min` ints.
-pub(super) fn require_len(item: &Item<'_>, min: usize, what: &'static str) -> Result<()> {
-    if item.data().len() < min {
-        return Err(Error::corrupt(what, item.offset()));
-    }
-    Ok(())
-}
-
-/// The int at `index`, or 0 past the end (callers checked the length).
-pub(super) fn int(data: &[I32], index: usize) -> i32 {
-    data.get(index).map_or(0, |v| v.get())
-}
-
-/// A non-negative int as an index; −1 (or any negative) means "none".
-pub(super) fn index(value: i32) -> Option<usize> {
-    usize::try_from(value).ok()
+    images: ItemRange,
+    envelopes: ItemRange,
+    groups: ItemRange,
+    layers: ItemRange,
+    sounds: ItemRange,
+    env_points: EnvPointTable<'a>,
 }
 
 impl<'a> MapView<'a> {
@@ -135,7 +84,7 @@ impl<'a> MapView<'a> {
         for item in df.items_of_type(ITEM_SOUND) {
             Sound::check(&item)?;
         }
-        let layers = Range::of(&df, ITEM_LAYER);
+        let layers = ItemRange::of(&df, ITEM_LAYER);
         for item in df.items_of_type(ITEM_LAYER) {
             Layer::check(&item)?;
         }
@@ -153,14 +102,12 @@ impl<'a> MapView<'a> {
         Ok(Self {
             df,
             version,
-            images: Range::of(&df, ITEM_IMAGE),
-            envelopes: Range::of(&df, ITEM_ENVELOPE),
-            groups: Range::of(&df, ITEM_GROUP),
+            images: ItemRange::of(&df, ITEM_IMAGE),
+            envelopes: ItemRange::of(&df, ITEM_ENVELOPE),
+            groups: ItemRange::of(&df, ITEM_GROUP),
             layers,
-            sounds: Range::of(&df, ITEM_SOUND),
-            env_points,
-            env_point_ints,
-            env_beziers,
+            sounds: ItemRange::of(&df, ITEM_SOUND),
+            env_points: EnvPointTable::new(env_points, env_point_ints, env_beziers),
         })
     }
 
@@ -227,54 +174,41 @@ impl<'a> MapView<'a> {
     pub fn envelope(&self, index: usize) -> Option<Envelope<'a>> {
         self.envelopes
             .nth(&self.df, index)
-            .map(|item| Envelope::new(*self, item))
+            .map(|item| Envelope::new(self.env_points, item))
     }
 
     /// Every envelope, in order.
     pub fn envelopes(&self) -> impl ExactSizeIterator<Item = Envelope<'a>> + 'a {
-        let map = *self;
+        let points = self.env_points;
         self.df
             .items_of_type(ITEM_ENVELOPE)
-            .map(move |item| Envelope::new(map, item))
+            .map(move |item| Envelope::new(points, item))
     }
 
     /// Number of envelope points in the ENVPOINTS item.
     #[must_use]
     pub fn env_point_count(&self) -> usize {
-        self.env_points
-            .len()
-            .checked_div(self.env_point_ints)
-            .unwrap_or(0)
+        self.env_points.len()
     }
 
     /// Ints per stored envelope point: 6, or 22 when an envelope has
     /// version 3 (TW0.7 tangents stored inline).
     #[must_use]
     pub const fn env_point_ints(&self) -> usize {
-        self.env_point_ints
+        self.env_points.point_ints()
     }
 
     /// Every envelope point in the ENVPOINTS item, in order.
     #[must_use]
     pub fn env_points(&self) -> EnvPoints<'a> {
-        EnvPoints::new(*self, 0, self.env_point_count())
+        EnvPoints::new(self.env_points, 0, self.env_point_count())
     }
 
     /// Envelope point `index` of the ENVPOINTS item, with its tangents if the
     /// map stores them (inline, or in DDNet's bezier item).
     #[must_use]
     pub fn env_point(&self, index: usize) -> Option<EnvPointRef<'a>> {
-        let start = index.checked_mul(self.env_point_ints)?;
-        let ints = self
-            .env_points
-            .get(start..start.checked_add(self.env_point_ints)?)?;
-        let beziers = if self.env_point_ints == ENV_POINT_BEZIER_INTS {
-            ints.get(ENV_POINT_INTS..)
-        } else {
-            let b = index.checked_mul(16)?;
-            self.env_beziers.get(b..b.checked_add(16)?)
-        };
-        EnvPointRef::new(ints.get(..ENV_POINT_INTS)?, beziers)
+        self.env_points.get(index)
     }
 
     /// Number of groups.
@@ -288,15 +222,15 @@ impl<'a> MapView<'a> {
     pub fn group(&self, index: usize) -> Option<Group<'a>> {
         self.groups
             .nth(&self.df, index)
-            .map(|item| Group::new(*self, item))
+            .map(|item| Group::new(self.df, self.layers, item))
     }
 
     /// Every group, in drawing order.
     pub fn groups(&self) -> impl ExactSizeIterator<Item = Group<'a>> + 'a {
-        let map = *self;
+        let (df, layers) = (self.df, self.layers);
         self.df
             .items_of_type(ITEM_GROUP)
-            .map(move |item| Group::new(map, item))
+            .map(move |item| Group::new(df, layers, item))
     }
 
     /// Number of layer items (over all groups).
@@ -309,9 +243,7 @@ impl<'a> MapView<'a> {
     /// layers by this index).
     #[must_use]
     pub fn layer(&self, index: usize) -> Option<Layer<'a>> {
-        self.layers
-            .nth(&self.df, index)
-            .map(|item| Layer::new(self.df, item))
+        Layer::nth(self.df, self.layers, index)
     }
 
     /// Every layer item, in file order.
@@ -367,32 +299,5 @@ impl<'a> MapView<'a> {
     /// string.
     pub fn string<'b>(&self, index: i32, buf: &'b mut [u8]) -> Result<Option<&'b str>> {
         data_string(&self.df, index, buf)
-    }
-}
-
-/// See [`MapView::string`].
-pub(super) fn data_string<'b>(
-    df: &DatafileView<'_>,
-    index: i32,
-    buf: &'b mut [u8],
-) -> Result<Option<&'b str>> {
-    match self::index(index).filter(|&i| i < df.data_count()) {
-        Some(i) => df.data_str(i, buf).map(Some),
-        None => Ok(None),
-    }
-}
-
-/// Inflates data item `index` (an item field; `None` for −1 or out of
-/// range) into `buf`. `what` names the field for the error.
-pub(super) fn data_into<'b>(
-    df: &DatafileView<'_>,
-    item: &Item<'_>,
-    index: i32,
-    buf: &'b mut [u8],
-    what: &'static str,
-) -> Result<&'b [u8]> {
-    match self::index(index).filter(|&i| i < df.data_count()) {
-        Some(i) => df.decompress_into(i, buf),
-        None => Err(Error::corrupt(what, item.offset())),
     }
 }

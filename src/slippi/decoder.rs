@@ -62,7 +62,7 @@ pub(crate) enum Step {
 /// ```
 /// use gamefmt::slippi::{Decoder, Item};
 /// use gamefmt::stream::{Decoded, End};
-/// # let file = gamefmt::slippi::SAMPLE_SLP;
+/// # let file = gamefmt::slippi::SAMPLE;
 /// let mut decoder = Decoder::new();
 /// let mut pending: Vec<u8> = Vec::new();
 /// let mut events = 0;

@@ -42,10 +42,10 @@ pub struct Placement {
 /// an event. [`super::Frames`] is this stage over a file in memory.
 ///
 /// ```
-/// use gamefmt::slippi::{Event, FrameGrouper, Item, Reader, SAMPLE_SLP};
+/// use gamefmt::slippi::{Event, FrameGrouper, Item, Reader, SAMPLE};
 ///
 /// let mut grouper = FrameGrouper::new();
-/// let mut reader = Reader::new(SAMPLE_SLP);
+/// let mut reader = Reader::new(SAMPLE);
 /// let (mut frames, mut game_end) = (Vec::new(), None);
 /// while let Some(item) = reader.next() {
 ///     let Item::Event(event) = item? else { continue };

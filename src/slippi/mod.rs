@@ -11,9 +11,9 @@
 //! Three ways in, one state machine ([`Decoder`]), following the
 //! [stream contract](crate::stream):
 //!
-//! - [`SlpView::parse`] locates `raw` and `metadata` in a file held in
-//!   memory; [`SlpView::game_start`], [`SlpView::game_end`] and
-//!   [`SlpView::metadata`] answer bulk-indexing questions without walking
+//! - [`SlippiView::parse`] locates `raw` and `metadata` in a file held in
+//!   memory; [`SlippiView::game_start`], [`SlippiView::game_end`] and
+//!   [`SlippiView::metadata`] answer bulk-indexing questions without walking
 //!   the frames; [`SlippiEventIter`] walks every [`Event`].
 //! - [`Decoder`] is fed chunks by the caller (a growing file, a spectator
 //!   stream) and lends one [`Item`] at a time; [`Decoder::end`] tells a
@@ -27,13 +27,13 @@
 //! The Gecko code list arrives in Message Splitter chunks;
 //! [`Reassembler`] joins them into a caller buffer and [`GeckoList`] walks
 //! the codes. Nothing in this module allocates except `Reader`,
-//! `VecReassembler` and `SlpWriter`.
+//! `VecReassembler` and `SlippiWriter`.
 //!
 //! ```
 //! # fn main() -> Result<(), gamefmt::Error> {
-//! use gamefmt::slippi::{Event, SlpView, SAMPLE_SLP};
+//! use gamefmt::slippi::{Event, SlippiView, SAMPLE};
 //!
-//! let slp = SlpView::parse(SAMPLE_SLP)?;
+//! let slp = SlippiView::parse(SAMPLE)?;
 //! let start = slp.game_start()?;
 //! assert_eq!(start.version().map(|v| v.to_string()).as_deref(), Some("3.18.0"));
 //! assert_eq!(start.stage(), Some(31));
@@ -95,13 +95,13 @@ pub use splitter::{
     GeckoCode, GeckoCodes, GeckoList, MessageSplitter, Reassembler, SPLITTER_BLOCK,
 };
 pub use stage::{FodPlatform, StadiumTransformation, Whispy};
-pub use view::SlpView;
+pub use view::SlippiView;
 #[cfg(feature = "alloc")]
-pub use writer::SlpWriter;
+pub use writer::SlippiWriter;
 
 /// The first 11 bytes of every `.slp` file: `{`, the key `raw`, and the
 /// start of an optimized uint8 array with an int32 count.
-pub const SIGNATURE: &[u8; 11] = b"{U\x03raw[$U#l";
+pub const SIGNATURE: &[u8; 11] = crate::format::SLIPPI_SIGNATURE;
 /// Length of the header: [`SIGNATURE`] and the big-endian u32 raw length.
 pub const HEADER_LEN: usize = 15;
 /// The metadata key as it follows the raw array.
@@ -138,5 +138,5 @@ pub const CMD_STADIUM_TRANSFORMATION: u8 = 0x41;
 /// 3.18.0, stage 31, Fox (port 1, human) vs Falco (port 2, CPU), one frame
 /// (−123: Frame Start, two Pre/Post pairs, Bookend), Game End (method 2,
 /// LRAS −1), and metadata `startAt`, `lastFrame` −123, `playedOn`
-/// "dolphin". It was written by [`SlpWriter`] (see `tests/slippi.rs`).
-pub const SAMPLE_SLP: &[u8] = include_bytes!("sample.slp");
+/// "dolphin". It was written by [`SlippiWriter`] (see `tests/slippi.rs`).
+pub const SAMPLE: &[u8] = include_bytes!("sample.slp");

@@ -1,4 +1,4 @@
-//! [`SlpView`]: the UBJSON wrapper of a `.slp` file held in memory.
+//! [`SlippiView`]: the UBJSON wrapper of a `.slp` file held in memory.
 
 use crate::error::{Error, Result};
 
@@ -14,7 +14,7 @@ use super::payloads::PayloadSizes;
 use super::{CMD_GAME_END, HEADER_LEN};
 
 /// A `.slp` file in memory: its `raw` event array and `metadata` element,
-/// located once by [`SlpView::parse`].
+/// located once by [`SlippiView::parse`].
 ///
 /// When the raw length is set, `parse` reads no event and the metadata is
 /// found right after the raw array. When it is 0 (a game still being
@@ -22,7 +22,7 @@ use super::{CMD_GAME_END, HEADER_LEN};
 /// walks the event sizes (not their contents) to the Game End, after which
 /// the metadata follows, or to the end of the input.
 #[derive(Clone, Copy, Debug)]
-pub struct SlpView<'a> {
+pub struct SlippiView<'a> {
     file: &'a [u8],
     raw: &'a [u8],
     declared_raw_len: u32,
@@ -30,14 +30,14 @@ pub struct SlpView<'a> {
     game_end: Option<&'a [u8]>,
 }
 
-impl<'a> SlpView<'a> {
+impl<'a> SlippiView<'a> {
     /// Locates the raw array and the metadata.
     ///
     /// # Errors
     /// [`crate::ErrorKind::BadMagic`] when `file` does not start with the
     /// 15-byte `.slp` header, `Truncated` when it is shorter than that.
     /// Damage after the header is reported by the event iterator and by
-    /// [`SlpView::metadata`], not here.
+    /// [`SlippiView::metadata`], not here.
     pub fn parse(file: &'a [u8]) -> Result<Self> {
         let mut decoder = Decoder::new();
         let raw_len = match decoder.decode(file)? {
@@ -165,7 +165,7 @@ impl<'a> SlpView<'a> {
     /// the event before it: some listed command whose declared size puts
     /// its first byte exactly there. `None` when that check fails:
     /// the file may still contain a Game End elsewhere, which only a full
-    /// walk ([`SlpView::events`]) finds.
+    /// walk ([`SlippiView::events`]) finds.
     #[must_use]
     pub fn game_end(&self) -> Option<GameEnd<'a>> {
         if let Some(bytes) = self.game_end {
@@ -198,7 +198,7 @@ impl<'a> SlpView<'a> {
 
 /// The metadata value after the raw array: `U\x08metadata` then a UBJSON
 /// value; `None` when absent. A damaged value is returned whole, so that
-/// [`SlpView::metadata`] reports the damage.
+/// [`SlippiView::metadata`] reports the damage.
 fn metadata_after(after: &[u8]) -> Option<&[u8]> {
     let value = after.strip_prefix(super::METADATA_KEY)?;
     match super::ubjson::value_len(value) {

@@ -1,4 +1,4 @@
-//! [`SlpWriter`] (feature `alloc`): builds `.slp` files, for tests,
+//! [`SlippiWriter`] (feature `alloc`): builds `.slp` files, for tests,
 //! fixtures and tools that cut or anonymise replays.
 
 use alloc::vec::Vec;
@@ -12,12 +12,12 @@ use super::{CMD_EVENT_PAYLOADS, HEADER_LEN, METADATA_KEY, SIGNATURE};
 /// events checked against that table, then the metadata and the closing
 /// `}`, and patches the raw length — as the official recorder does.
 #[derive(Clone, Debug)]
-pub struct SlpWriter {
+pub struct SlippiWriter {
     out: Vec<u8>,
     sizes: PayloadSizes,
 }
 
-impl SlpWriter {
+impl SlippiWriter {
     /// Starts a file whose events have the sizes in `sizes`.
     ///
     /// # Errors

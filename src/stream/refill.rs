@@ -104,6 +104,7 @@ impl<B: Storage, D: Decoder + Clone> Refill<B, D> {
 
     /// Replaces the decoder (after a prelude read with [`Self::fill_to`]
     /// and [`Self::skip`]).
+    #[cfg(feature = "demo")]
     pub(crate) fn set_decoder(&mut self, decoder: D) {
         self.decoder = decoder;
     }
@@ -169,6 +170,7 @@ impl<B: Storage, D: Decoder + Clone> Refill<B, D> {
 
     /// Reads until `n` bytes are pending (growing the buffer up to its
     /// limit) or the source ends; returns the pending bytes.
+    #[cfg(feature = "demo")]
     pub(crate) fn fill_to<S: ByteSource>(
         &mut self,
         src: &mut S,
@@ -184,6 +186,7 @@ impl<B: Storage, D: Decoder + Clone> Refill<B, D> {
     /// Consumes `n` bytes without decoding them (reading as needed); fails
     /// with a truncation at `offset` plus what was skipped if the source
     /// ends first.
+    #[cfg(feature = "demo")]
     pub(crate) fn skip<S: ByteSource>(
         &mut self,
         src: &mut S,

@@ -9,8 +9,9 @@ use uuid::{Uuid, uuid};
 /// The namespace every Teeworlds/DDNet UUID is derived in.
 pub const TEEWORLDS_NAMESPACE: Uuid = uuid!("e05ddaaa-c4e6-4cfb-b642-5d48e80c0029");
 
-/// `teehistorian@ddnet.tw`: the first 16 bytes of every teehistorian file.
-pub const TEEHISTORIAN: Uuid = uuid!("699db17b-8efb-34ff-b1d8-da6f60c15dd1");
+/// `teehistorian@ddnet.tw` (`699db17b-8efb-34ff-b1d8-da6f60c15dd1`): the
+/// first 16 bytes of every teehistorian file.
+pub const TEEHISTORIAN: Uuid = Uuid::from_bytes(crate::format::TEEHISTORIAN_MAGIC);
 
 /// `teehistorian-test@ddnet.tw`: a test message with an empty payload.
 pub const TEST: Uuid = uuid!("6bb8ba88-0f0b-382e-8dae-dbf4052b8b7d");

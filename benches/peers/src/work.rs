@@ -8,7 +8,7 @@ use std::time::Instant;
 use gamefmt::datafile::DatafileView;
 use gamefmt::demo::{Chunk, ChunkKind, DemoView, OwnedBuffers, Reconstructor};
 use gamefmt::map::MapView;
-use gamefmt::slippi::{Event, GeckoList, Reassembler, SlippiEventIter, SlpView};
+use gamefmt::slippi::{Event, GeckoList, Reassembler, SlippiEventIter, SlippiView};
 use gamefmt::teehistorian::{Message, Record, TeehistorianIter};
 
 use crate::{Count, Side, median};
@@ -27,7 +27,7 @@ pub fn slippi_sides() -> (Side<'static>, Side<'static>) {
     let mut gecko_buf = vec![0u8; 1 << 17];
     let ours = Side {
         name: "gamefmt",
-        work: "SlpView::parse, metadata read (start time, last frame, platform, \
+        work: "SlippiView::parse, metadata read (start time, last frame, platform, \
                console, every player's names and characters), every event of \
                the stream through SlippiEventIter and every field of every \
                typed event read and folded into a checksum (as f64, bits \
@@ -49,7 +49,7 @@ pub fn slippi_sides() -> (Side<'static>, Side<'static>) {
 }
 
 fn slippi_full(bytes: &[u8], gecko_buf: &mut [u8]) -> Result<Count, String> {
-    let view = SlpView::parse(bytes).map_err(e)?;
+    let view = SlippiView::parse(bytes).map_err(e)?;
     let mut acc = 0u64;
     if let Ok(Some(m)) = view.metadata() {
         f(&mut acc, m.start_at().map(|s| s.len() as u32));

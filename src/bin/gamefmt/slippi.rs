@@ -4,7 +4,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 
 use gamefmt::slippi::{
-    CMD_GECKO_LIST, Event, GameStart, GeckoList, SHEIK_FIX_VERSION, SlippiEventIter, SlpView,
+    CMD_GECKO_LIST, Event, GameStart, GeckoList, SHEIK_FIX_VERSION, SlippiEventIter, SlippiView,
     VecReassembler, zelda_sheik_external,
 };
 use gamefmt::stream::End;
@@ -128,7 +128,7 @@ fn players(g: &GameStart<'_>, characters: Option<&[Option<u8>; 4]>) -> Vec<Value
 
 /// `gamefmt inspect` for a replay.
 pub fn inspect(bytes: &[u8], as_json: bool, out: &mut dyn Write) -> Result<(), CliError> {
-    let view = SlpView::parse(bytes)?;
+    let view = SlippiView::parse(bytes)?;
     let f = facts(bytes, true)?;
     let meta = view.metadata().ok().flatten();
     let g = f.game_start;
@@ -286,7 +286,7 @@ pub fn dump(bytes: &[u8], out: &mut dyn Write) -> Result<(), CliError> {
 /// `gamefmt validate` for a replay: decodes every event, the Gecko list and
 /// the metadata. A live (truncated) file is reported but not an error.
 pub fn validate(bytes: &[u8], out: &mut dyn Write) -> Result<(), CliError> {
-    let view = SlpView::parse(bytes)?;
+    let view = SlippiView::parse(bytes)?;
     let f = facts(bytes, false)?;
     view.metadata()?;
     if f.game_start.is_none() && !matches!(f.ending, End::Truncated { .. }) {

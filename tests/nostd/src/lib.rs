@@ -71,8 +71,8 @@ pub extern "C" fn gamefmt_slippi_events(ptr: *const u8, len: usize, buf: *mut u8
 #[unsafe(no_mangle)]
 pub extern "C" fn gamefmt_demo_final_items(ptr: *const u8, len: usize, buf: *mut u8, cap: usize) -> isize {
     use gamefmt::demo::{Buffers, DemoView, Frames, MAX_PAYLOAD};
-    use zerocopy::FromBytes;
-    use zerocopy::little_endian::I32;
+    use gamefmt::zerocopy::FromBytes;
+    use gamefmt::zerocopy::little_endian::I32;
     // SAFETY: the caller passes valid, non-overlapping buffers.
     let (bytes, buf) = unsafe {
         (core::slice::from_raw_parts(ptr, len), core::slice::from_raw_parts_mut(buf, cap))

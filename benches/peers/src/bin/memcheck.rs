@@ -18,7 +18,7 @@ mod teehistorian_gen;
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Seek, SeekFrom, Write};
 
-use gamefmt::slippi::{self, Event, Item, SlpView, SlpWriter};
+use gamefmt::slippi::{self, Event, Item, SlippiView, SlippiWriter};
 use gamefmt::teehistorian;
 
 type R<T> = Result<T, Box<dyn std::error::Error>>;
@@ -79,8 +79,8 @@ fn main() -> R<()> {
 /// length and closes the object (no metadata).
 fn gen_slp(out: &str, target: usize, src: &str) -> R<()> {
     let bytes = std::fs::read(src)?;
-    let view = SlpView::parse(&bytes)?;
-    let mut head = SlpWriter::new(&view.payload_sizes()?)?;
+    let view = SlippiView::parse(&bytes)?;
+    let mut head = SlippiWriter::new(&view.payload_sizes()?)?;
     let (mut frames, mut end) = (Vec::new(), None);
     for e in view.events() {
         let e = e?;
