@@ -1,12 +1,24 @@
 //! `gamefmt`: inspect, dump and validate game data files.
 //!
-//! The format is recognised from the file's first bytes. An invalid file
-//! exits with status 1 and one line on stderr naming the error and the byte
-//! offset where decoding failed.
+//! Each input is a file, a directory (every file below it) or `-`
+//! (standard input); gzip, zstd and xz inputs are decompressed on the fly.
+//! The format is recognised from each file's first bytes. Teehistorian,
+//! Slippi and demo files are streamed (memory stays flat whatever their
+//! size); maps are read whole. An invalid file gives one line on stderr
+//! naming the error and the byte offset where decoding failed.
+//!
+//! Several inputs are decoded in parallel (`--jobs`), their results printed
+//! in input order, each line labelled with its file. Exit status: 0 when
+//! every file decoded, 1 when some were refused, 2 on a usage or I/O error.
 
+mod batch;
 mod datafile;
 mod demo;
+mod frame_set;
+mod input;
+mod label;
 mod map;
+mod progress;
 mod slippi;
 mod teehistorian;
 
@@ -14,8 +26,10 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 use gamefmt::Format;
+
+use crate::input::Input;
 
 #[derive(Parser)]
 #[command(
@@ -28,15 +42,28 @@ struct Cli {
     command: Command,
 }
 
+/// The inputs every command takes.
+#[derive(Args)]
+struct Inputs {
+    /// Files to read: paths, directories (read recursively) or `-` for
+    /// standard input; gzip, zstd and xz are decompressed.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Files decoded at once (default: one per core).
+    #[arg(long, short = 'j')]
+    jobs: Option<usize>,
+}
+
 #[derive(Subcommand)]
 enum Command {
-    /// Print a short summary of a file.
+    /// Print a short summary of each file.
     Inspect {
-        /// Print exactly one JSON object on one line instead.
+        /// Print one JSON object per file on one line instead (with a
+        /// `file` key when there are several inputs).
         #[arg(long)]
         json: bool,
-        /// The file to read.
-        file: PathBuf,
+        #[command(flatten)]
+        inputs: Inputs,
     },
     /// Print one JSON line per record (item, message, event, chunk).
     Dump {
@@ -44,17 +71,34 @@ enum Command {
         /// layer, ...) instead of raw datafile items.
         #[arg(long)]
         map: bool,
-        /// The file to read.
-        file: PathBuf,
+        #[command(flatten)]
+        inputs: Inputs,
     },
-    /// Decode a file completely; exit status 1 if anything in it is invalid.
+    /// Decode each file completely; exit status 1 if anything in one is
+    /// invalid.
     Validate {
-        /// The file to read.
-        file: PathBuf,
+        #[command(flatten)]
+        inputs: Inputs,
     },
 }
 
-/// Why a command failed; printed as one line on stderr.
+impl Command {
+    const fn inputs(&self) -> &Inputs {
+        match self {
+            Self::Inspect { inputs, .. }
+            | Self::Dump { inputs, .. }
+            | Self::Validate { inputs } => inputs,
+        }
+    }
+
+    /// Whether the output is JSON lines (labelled with a `file` key when
+    /// there are several inputs) rather than text.
+    const fn json(&self) -> bool {
+        matches!(self, Self::Inspect { json: true, .. } | Self::Dump { .. })
+    }
+}
+
+/// Why a command failed on one file; printed as one line on stderr.
 pub enum CliError {
     /// Reading the file or writing the output failed.
     Io(io::Error),
@@ -78,6 +122,15 @@ impl From<gamefmt::Error> for CliError {
     }
 }
 
+impl From<gamefmt::stream::ReadError> for CliError {
+    fn from(e: gamefmt::stream::ReadError) -> Self {
+        match e {
+            gamefmt::stream::ReadError::Io(e) => Self::Io(e),
+            gamefmt::stream::ReadError::Decode(e) => Self::Decode(e),
+        }
+    }
+}
+
 impl std::fmt::Display for CliError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -95,45 +148,43 @@ pub fn json_line(out: &mut dyn Write, value: &serde_json::Value) -> io::Result<(
     out.write_all(b"\n")
 }
 
-fn run(command: &Command, out: &mut dyn Write) -> Result<(), CliError> {
-    let (Command::Inspect { file, .. } | Command::Dump { file, .. } | Command::Validate { file }) =
-        command;
-    let bytes = std::fs::read(file)?;
-    let format = Format::detect(&bytes).ok_or(CliError::UnknownFormat)?;
+/// Runs `command` on one opened input, writing its output to `out`;
+/// `warnings` collects what is worth saying but not a failure.
+fn run(
+    command: &Command,
+    input: &mut Input,
+    out: &mut dyn Write,
+    warnings: &mut Vec<String>,
+) -> Result<(), CliError> {
+    let format = Format::detect(input.head()).ok_or(CliError::UnknownFormat)?;
     match (format, command) {
-        (Format::Datafile, Command::Inspect { json, .. }) => datafile::inspect(&bytes, *json, out),
-        (Format::Datafile, Command::Dump { map: true, .. }) => map::dump(&bytes, out),
-        (Format::Datafile, Command::Dump { .. }) => datafile::dump(&bytes, out),
-        (Format::Datafile, Command::Validate { .. }) => datafile::validate(&bytes, out),
-        (Format::Demo, Command::Inspect { json, .. }) => demo::inspect(&bytes, *json, out),
-        (Format::Demo, Command::Dump { .. }) => demo::dump(&bytes, out),
-        (Format::Demo, Command::Validate { .. }) => demo::validate(&bytes, out),
-        (Format::Slippi, Command::Inspect { json, .. }) => slippi::inspect(&bytes, *json, out),
-        (Format::Slippi, Command::Dump { .. }) => slippi::dump(&bytes, out),
-        (Format::Slippi, Command::Validate { .. }) => slippi::validate(&bytes, out),
-        (Format::Teehistorian, Command::Inspect { json, .. }) => {
-            teehistorian::inspect(&bytes, *json, out)
+        (Format::Datafile, command) => {
+            let bytes = input.read_all()?;
+            match command {
+                Command::Inspect { json, .. } => datafile::inspect(&bytes, *json, out),
+                Command::Dump { map: true, .. } => map::dump(&bytes, out),
+                Command::Dump { .. } => datafile::dump(&bytes, out),
+                Command::Validate { .. } => datafile::validate(&bytes, out),
+            }
         }
-        (Format::Teehistorian, Command::Dump { .. }) => teehistorian::dump(&bytes, out),
-        (Format::Teehistorian, Command::Validate { .. }) => teehistorian::validate(&bytes, out),
+        (Format::Demo, Command::Inspect { json, .. }) => demo::inspect(input, *json, out),
+        (Format::Demo, Command::Dump { .. }) => demo::dump(input, out),
+        (Format::Demo, Command::Validate { .. }) => demo::validate(input, out),
+        (Format::Slippi, Command::Inspect { json, .. }) => {
+            slippi::inspect(input, *json, out, warnings)
+        }
+        (Format::Slippi, Command::Dump { .. }) => slippi::dump(input, out),
+        (Format::Slippi, Command::Validate { .. }) => slippi::validate(input, out),
+        (Format::Teehistorian, Command::Inspect { json, .. }) => {
+            teehistorian::inspect(input, *json, out)
+        }
+        (Format::Teehistorian, Command::Dump { .. }) => teehistorian::dump(input, out),
+        (Format::Teehistorian, Command::Validate { .. }) => teehistorian::validate(input, out),
         _ => Err(CliError::UnknownFormat),
     }
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
-    let result = run(&cli.command, &mut out).and_then(|()| out.flush().map_err(CliError::Io));
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(CliError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(e) => {
-            let (Command::Inspect { file, .. }
-            | Command::Dump { file, .. }
-            | Command::Validate { file }) = &cli.command;
-            eprintln!("gamefmt: {}: {e}", file.display());
-            ExitCode::FAILURE
-        }
-    }
+    batch::run_all(&cli.command)
 }

@@ -1,23 +1,33 @@
 //! `gamefmt` on Slippi `.slp` replays.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::io::Write;
 
 use gamefmt::slippi::{
-    CMD_GECKO_LIST, Event, GameStart, GeckoList, SHEIK_FIX_VERSION, SlippiEventIter, SlippiView,
+    CMD_GECKO_LIST, Event, GameStart, GeckoList, Item, Metadata, Reader, SHEIK_FIX_VERSION,
     VecReassembler, zelda_sheik_external,
 };
 use gamefmt::stream::End;
 use serde_json::{Value, json};
 
+use crate::frame_set::FrameSet;
+use crate::input::Input;
 use crate::{CliError, json_line};
 
 /// The facts `inspect` reports, from one full walk of the events.
-struct Facts<'a> {
-    game_start: Option<GameStart<'a>>,
+struct Facts {
+    /// The raw array's declared length.
+    raw_len: u32,
+    /// The Game Start event's bytes (owned: the reader lends events only
+    /// until the next one).
+    game_start: Option<Vec<u8>>,
+    /// The metadata element's UBJSON value, if it decodes.
+    metadata: Option<Vec<u8>>,
+    /// Why the metadata does not decode.
+    metadata_error: Option<gamefmt::Error>,
     /// External character per port after the pre-1.6.0 Zelda/Sheik fix.
     characters: [Option<u8>; 4],
-    frames: BTreeSet<i32>,
+    frames: FrameSet,
     end_method: Option<u8>,
     lras_initiator: Option<i8>,
     placements: Option<[i8; 4]>,
@@ -27,14 +37,32 @@ struct Facts<'a> {
     ending: End,
 }
 
+impl Facts {
+    fn game_start(&self) -> Option<GameStart<'_>> {
+        match Event::parse(self.game_start.as_deref()?) {
+            Event::GameStart(g) => Some(g),
+            _ => None,
+        }
+    }
+
+    fn metadata(&self) -> Option<Metadata<'_>> {
+        Metadata::parse(self.metadata.as_deref()?).ok()
+    }
+}
+
 /// One walk over every event. With `partial`, damage after Game Start ends
 /// the walk like a truncation (stderr says why) and the facts gathered so
 /// far are kept, as bulk indexers want; otherwise it is an error.
-fn facts(bytes: &[u8], partial: bool) -> Result<Facts<'_>, CliError> {
+/// Damage in the metadata (after the events) is kept in
+/// `metadata_error`, and the events' ending is kept.
+fn facts(input: &mut Input, partial: bool, warnings: &mut Vec<String>) -> Result<Facts, CliError> {
     let mut f = Facts {
+        raw_len: 0,
         game_start: None,
+        metadata: None,
+        metadata_error: None,
         characters: [None; 4],
-        frames: BTreeSet::new(),
+        frames: FrameSet::default(),
         end_method: None,
         lras_initiator: None,
         placements: None,
@@ -44,16 +72,33 @@ fn facts(bytes: &[u8], partial: bool) -> Result<Facts<'_>, CliError> {
         ending: End::Eof,
     };
     let mut splits = VecReassembler::new();
-    let mut iter = SlippiEventIter::new(bytes);
+    let mut reader = Reader::new(input);
+    let mut ending = None;
     loop {
-        let event = match iter.next().transpose() {
-            Ok(Some(event)) => event,
-            Ok(None) => break,
-            Err(e) if partial && f.game_start.is_some() => {
-                eprintln!("gamefmt: warning: events end early: {e}");
+        let in_raw = reader.decoder().in_raw();
+        let event = match reader.next() {
+            Some(Ok(Item::Event(event))) => event,
+            Some(Ok(Item::Header { raw_len })) => {
+                f.raw_len = raw_len;
+                continue;
+            }
+            Some(Ok(Item::Metadata(m))) => {
+                f.metadata = Some(m.to_vec());
+                continue;
+            }
+            Some(Ok(_)) => continue,
+            None => break,
+            Some(Err(e)) if !in_raw && e.decode_error().is_some() => {
+                // Damage after the events does not change how they ended.
+                f.metadata_error = e.decode_error();
+                ending = Some(reader.decoder().end(0));
                 break;
             }
-            Err(e) => return Err(e.into()),
+            Some(Err(e)) if partial && f.game_start.is_some() => {
+                warnings.push(format!("events end early: {e}"));
+                break;
+            }
+            Some(Err(e)) => return Err(e.into()),
         };
         f.events = f.events.saturating_add(1);
         let count = f.event_counts.entry(event.code()).or_default();
@@ -63,14 +108,14 @@ fn facts(bytes: &[u8], partial: bool) -> Result<Facts<'_>, CliError> {
         }
         match event {
             Event::GameStart(g) if f.game_start.is_none() => {
-                f.game_start = Some(g);
+                f.game_start = Some(g.bytes().to_vec());
                 for (i, p) in g.players() {
                     if let Some(slot) = f.characters.get_mut(i) {
                         *slot = p.character();
                     }
                 }
             }
-            Event::PostFrame(p) if needs_sheik_fix(f.game_start) && p.frame() <= Some(-123) => {
+            Event::PostFrame(p) if needs_sheik_fix(f.game_start()) && p.frame() <= Some(-123) => {
                 let fixed = p.internal_character().and_then(zelda_sheik_external);
                 let slot = p
                     .player_index()
@@ -93,7 +138,7 @@ fn facts(bytes: &[u8], partial: bool) -> Result<Facts<'_>, CliError> {
             _ => {}
         }
     }
-    f.ending = iter.end();
+    f.ending = ending.unwrap_or_else(|| reader.end());
     Ok(f)
 }
 
@@ -127,11 +172,16 @@ fn players(g: &GameStart<'_>, characters: Option<&[Option<u8>; 4]>) -> Vec<Value
 }
 
 /// `gamefmt inspect` for a replay.
-pub fn inspect(bytes: &[u8], as_json: bool, out: &mut dyn Write) -> Result<(), CliError> {
-    let view = SlippiView::parse(bytes)?;
-    let f = facts(bytes, true)?;
-    let meta = view.metadata().ok().flatten();
-    let g = f.game_start;
+pub fn inspect(
+    input: &mut Input,
+    as_json: bool,
+    out: &mut dyn Write,
+    warnings: &mut Vec<String>,
+) -> Result<(), CliError> {
+    let f = facts(input, true, warnings)?;
+    let size = input.finish()?;
+    let meta = f.metadata();
+    let g = f.game_start();
     let version = g.and_then(|g| g.version()).map(|v| v.to_string());
     let counts: serde_json::Map<String, Value> = f
         .event_counts
@@ -141,7 +191,7 @@ pub fn inspect(bytes: &[u8], as_json: bool, out: &mut dyn Write) -> Result<(), C
     let value = json!({
         "format": "slippi",
         "version": version,
-        "raw_len": view.declared_raw_len(),
+        "raw_len": f.raw_len,
         "stage": g.and_then(|g| g.stage()),
         "players": g.map(|g| players(&g, Some(&f.characters))).unwrap_or_default(),
         "is_pal": g.and_then(|g| g.is_pal()),
@@ -166,8 +216,8 @@ pub fn inspect(bytes: &[u8], as_json: bool, out: &mut dyn Write) -> Result<(), C
         out,
         "slippi replay {} ({} bytes, raw length {})",
         version.as_deref().unwrap_or("?"),
-        bytes.len(),
-        view.declared_raw_len()
+        size,
+        f.raw_len
     )?;
     if let Some(g) = g {
         writeln!(out, "  stage:    {}", g.stage().unwrap_or_default())?;
@@ -273,22 +323,34 @@ fn event_json(offset: usize, event: &Event<'_>) -> Value {
 }
 
 /// `gamefmt dump` for a replay: one JSON line per event.
-pub fn dump(bytes: &[u8], out: &mut dyn Write) -> Result<(), CliError> {
-    let mut iter = SlippiEventIter::new(bytes);
-    let mut offset = gamefmt::slippi::HEADER_LEN;
-    while let Some(event) = iter.next().transpose()? {
-        json_line(out, &event_json(offset, &event))?;
-        offset = iter.decoder().offset();
+/// Stops after the raw events, as the metadata is not an event (damage in
+/// it is `validate`'s business).
+pub fn dump(input: &mut Input, out: &mut dyn Write) -> Result<(), CliError> {
+    let mut reader = Reader::new(input);
+    loop {
+        if !reader.decoder().in_raw() {
+            return Ok(());
+        }
+        let offset = reader.offset();
+        match reader.next() {
+            Some(Ok(Item::Event(event))) => json_line(out, &event_json(offset, &event))?,
+            Some(Ok(_)) => {}
+            Some(Err(e)) => return Err(e.into()),
+            None => return Ok(()),
+        }
     }
-    Ok(())
 }
 
 /// `gamefmt validate` for a replay: decodes every event, the Gecko list and
 /// the metadata. A live (truncated) file is reported but not an error.
-pub fn validate(bytes: &[u8], out: &mut dyn Write) -> Result<(), CliError> {
-    let view = SlippiView::parse(bytes)?;
-    let f = facts(bytes, false)?;
-    view.metadata()?;
+pub fn validate(input: &mut Input, out: &mut dyn Write) -> Result<(), CliError> {
+    let f = facts(input, false, &mut Vec::new())?;
+    if let Some(e) = f.metadata_error {
+        return Err(e.into());
+    }
+    if let Some(m) = &f.metadata {
+        Metadata::parse(m)?;
+    }
     if f.game_start.is_none() && !matches!(f.ending, End::Truncated { .. }) {
         return Err(CliError::Invalid("no Game Start event".into()));
     }
