@@ -14,17 +14,17 @@
 //! `teehistorian::SAMPLE`, `slippi::SAMPLE`), and [`Format::detect`] tells
 //! the formats apart by their first bytes.
 //!
-//! Demos, teehistorian and Slippi replays are streams, read three ways that
-//! decode alike: a slice iterator over a file in memory, a push decoder fed
-//! whatever bytes the caller has (it answers one record and the bytes it
-//! consumed, or "need more", which is a status and never an error), and a
-//! `std` reader over any `io::Read` with one fixed buffer.
-//!
-//! Stream formats (teehistorian, Slippi, demo chunks) share one contract,
-//! [`stream`]: a slice iterator, a push decoder and a `Reader` per format,
-//! one [`stream::End`] for how a stream ended, and one truncation rule —
-//! a stream cut inside a record ends quietly after the last whole record
-//! and `end()` says [`stream::End::Truncated`]; damage is an error.
+//! Demos, teehistorian and Slippi replays are streams that follow one
+//! contract, [`stream`], and are read three ways that decode alike: a
+//! slice iterator over a file in memory, a push decoder fed whatever bytes
+//! the caller has (it answers one record and the bytes it consumed, or
+//! "need more", which is a status and never an error), and the one generic
+//! [`stream::Reader`] over any `io::Read` (`std`). One [`stream::End`] says
+//! how a stream ended, under one truncation rule: a stream cut inside a
+//! record ends quietly after the last whole record and `end()` says
+//! [`stream::End::Truncated`]; damage is an error. Frame grouping
+//! ([`slippi::FrameGrouper`]) and snapshot reconstruction
+//! ([`demo::Reconstructor`]) take records from any of the three.
 //!
 //! Shared primitives: [`error`] (one small `Copy` error with a byte offset),
 //! [`bytes`] (a bounds-checked cursor), [`varint`] (the Teeworlds packed

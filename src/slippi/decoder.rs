@@ -36,11 +36,10 @@ enum State {
     Done,
 }
 
-/// What a step decoded, without borrowing the input (the record is
-/// `input[..used]`), so that owners of a refillable buffer can decide to
-/// refill before borrowing.
+/// What a step of the state machine decoded, without borrowing the input
+/// (the record is `input[..used]`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Step {
+enum Step {
     Header(u32),
     Event,
     /// The metadata value starts this many bytes into the record.
@@ -126,13 +125,17 @@ impl Decoder {
     /// offsets count from the start of the stream. Fused afterwards.
     pub fn decode<'a>(&mut self, input: &'a [u8]) -> Result<Decoded<Item<'a>>> {
         let (step, used) = self.step(input)?;
-        Ok(match step {
-            Step::NeedMore(needed) => Decoded::NeedMore { needed },
-            Step::Done => Decoded::Done { consumed: used },
-            _ => Decoded::Record {
-                record: record(step, input.get(..used).unwrap_or_default()),
-                consumed: used,
-            },
+        let bytes = input.get(..used).unwrap_or_default();
+        let record = match step {
+            Step::Header(raw_len) => Item::Header { raw_len },
+            Step::Event => Item::Event(Event::parse(bytes)),
+            Step::Metadata(start) => Item::Metadata(bytes.get(start..).unwrap_or_default()),
+            Step::NeedMore(needed) => return Ok(Decoded::NeedMore { needed }),
+            Step::Done => return Ok(Decoded::Done { consumed: used }),
+        };
+        Ok(Decoded::Record {
+            record,
+            consumed: used,
         })
     }
 
@@ -237,7 +240,7 @@ impl Decoder {
 
     /// The state machine proper; see [`Decoder::decode`]. Fused after an
     /// error.
-    pub(crate) fn step(&mut self, input: &[u8]) -> Result<(Step, usize)> {
+    fn step(&mut self, input: &[u8]) -> Result<(Step, usize)> {
         if let Some(e) = self.failed {
             return Err(e);
         }
@@ -392,15 +395,6 @@ fn raw_end_follows(input: &[u8]) -> Option<bool> {
         return Some(false);
     }
     (n == METADATA_KEY.len()).then_some(true)
-}
-
-/// Builds the borrowed record of a step that consumed `used`.
-fn record(step: Step, used: &[u8]) -> Item<'_> {
-    match step {
-        Step::Header(raw_len) => Item::Header { raw_len },
-        Step::Metadata(start) => Item::Metadata(used.get(start..).unwrap_or_default()),
-        Step::Event | Step::NeedMore(_) | Step::Done => Item::Event(Event::parse(used)),
-    }
 }
 
 impl stream::Decoder for Decoder {

@@ -104,7 +104,7 @@ impl<B: Storage, D: Decoder + Clone> Refill<B, D> {
 
     /// Replaces the decoder (after a prelude read with [`Self::fill_to`]
     /// and [`Self::skip`]).
-    #[cfg(feature = "demo")]
+    #[cfg(feature = "demo")] // The demo prelude (header, map) only.
     pub(crate) fn set_decoder(&mut self, decoder: D) {
         self.decoder = decoder;
     }
@@ -170,7 +170,7 @@ impl<B: Storage, D: Decoder + Clone> Refill<B, D> {
 
     /// Reads until `n` bytes are pending (growing the buffer up to its
     /// limit) or the source ends; returns the pending bytes.
-    #[cfg(feature = "demo")]
+    #[cfg(feature = "demo")] // The demo prelude (header, map) only.
     pub(crate) fn fill_to<S: ByteSource>(
         &mut self,
         src: &mut S,
@@ -186,7 +186,7 @@ impl<B: Storage, D: Decoder + Clone> Refill<B, D> {
     /// Consumes `n` bytes without decoding them (reading as needed); fails
     /// with a truncation at `offset` plus what was skipped if the source
     /// ends first.
-    #[cfg(feature = "demo")]
+    #[cfg(feature = "demo")] // The demo prelude (header, map) only.
     pub(crate) fn skip<S: ByteSource>(
         &mut self,
         src: &mut S,
@@ -253,6 +253,8 @@ impl<B: Storage, D: Decoder + Clone> Refill<B, D> {
                 }
             }
             if let Err(e) = self.read_to(src, want) {
+                // Fused: the stream ends here, as if the input did.
+                self.end = Some(self.decoder.end(self.pending_len()));
                 return Some(Err(e));
             }
         }

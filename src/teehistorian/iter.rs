@@ -115,16 +115,17 @@ impl<'a> TeehistorianIter<'a> {
                 self.pos = self.pos.saturating_add(consumed);
                 Some(Ok(record))
             }
-            other => self.stop(other.err()),
+            other => self.stop(other.err()).map(Err),
         }
     }
 
     /// Ends iteration, at the end of the input or after `error`, which is
-    /// then the last item.
+    /// then the last item. (It returns the error alone: a record returned
+    /// from out of line would go through memory on every path of `next`.)
     #[cold]
-    fn stop(&mut self, error: Option<Error>) -> Option<Result<Record<'a>>> {
+    fn stop(&mut self, error: Option<Error>) -> Option<Error> {
         self.stopped = true;
-        error.map(Err)
+        error
     }
 }
 
