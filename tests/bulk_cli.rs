@@ -3,6 +3,13 @@
 //! exactly as the plain files; stdin; directories and several paths,
 //! printed as labelled JSON Lines in input order whatever `--jobs`; the
 //! exit status; the progress bar only on a terminal.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    clippy::arithmetic_side_effects
+)]
 
 mod common;
 
