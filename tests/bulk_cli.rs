@@ -103,6 +103,37 @@ fn compressed_inputs_decode_as_the_plain_files() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A file compressed in two halves and concatenated (two zstd frames, two
+/// gzip members, as parallel compressors write them) decodes whole.
+#[test]
+fn multi_frame_inputs_decode_whole() {
+    let Some(files) = samples("multi-frame inputs") else {
+        return;
+    };
+    let dir = scratch("multi");
+    let file = &files[4]; // a demo: its chunks run past the halfway mark
+    let bytes = std::fs::read(file).unwrap();
+    let (first, second) = bytes.split_at(bytes.len() / 2);
+    let plain = gamefmt(&["inspect", "--json"], &[file]);
+    for tool in ["zstd", "gzip"] {
+        let mut joined = Vec::new();
+        for (i, half) in [first, second].iter().enumerate() {
+            let part = dir.join(format!("part{i}"));
+            std::fs::write(&part, half).unwrap();
+            let Some(packed) = compress(tool, &part, &dir) else {
+                eprintln!("SKIPPED multi-frame inputs: no {tool} command");
+                return;
+            };
+            joined.extend(std::fs::read(packed).unwrap());
+        }
+        let path = dir.join(format!("joined.{tool}"));
+        std::fs::write(&path, joined).unwrap();
+        let got = gamefmt(&["inspect", "--json"], &[&path]);
+        assert_eq!(got.stdout, plain.stdout, "{tool}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn stdin_decodes_as_the_file() {
     let Some(files) = samples("stdin") else {

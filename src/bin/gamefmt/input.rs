@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::thread::JoinHandle;
 
 use indicatif::ProgressBar;
+use ruzstd::decoding::{FrameDecoder, StreamingDecoder};
 
 /// The name standing for standard input.
 pub const STDIN: &str = "-";
@@ -117,6 +118,45 @@ impl Read for Xz {
     }
 }
 
+/// A zstd stream of one or more frames (as `zstd` and `pzstd` write
+/// them), each decoded by ruzstd in turn.
+struct Zstd<R: BufRead> {
+    /// `None` only while moving to the next frame.
+    frame: Option<StreamingDecoder<R, FrameDecoder>>,
+}
+
+impl<R: BufRead> Zstd<R> {
+    fn new(source: R) -> io::Result<Self> {
+        let frame = StreamingDecoder::new(source).map_err(zstd_error)?;
+        Ok(Self { frame: Some(frame) })
+    }
+}
+
+fn zstd_error(e: impl std::fmt::Display) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, format!("zstd: {e}"))
+}
+
+impl<R: BufRead> Read for Zstd<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        loop {
+            let Some(frame) = self.frame.as_mut() else {
+                return Ok(0);
+            };
+            let n = frame.read(buf)?;
+            if n > 0 || buf.is_empty() || frame.get_mut().fill_buf()?.is_empty() {
+                return Ok(n);
+            }
+            // This frame is done and more bytes follow: the next frame.
+            if let Some(done) = self.frame.take() {
+                let (source, decoder) = done.into_parts();
+                let next =
+                    StreamingDecoder::new_with_decoder(source, decoder).map_err(zstd_error)?;
+                self.frame = Some(next);
+            }
+        }
+    }
+}
+
 /// One input, opened and decompressed: a byte stream whose first bytes
 /// are at hand for format detection.
 pub struct Input {
@@ -154,11 +194,7 @@ impl Input {
         let rest: Box<dyn Read + Send> = if magic.starts_with(GZIP_MAGIC) {
             Box::new(flate2::bufread::MultiGzDecoder::new(source))
         } else if magic.starts_with(ZSTD_MAGIC) {
-            Box::new(
-                ruzstd::decoding::StreamingDecoder::new(source).map_err(|e| {
-                    io::Error::new(io::ErrorKind::InvalidData, format!("zstd: {e}"))
-                })?,
-            )
+            Box::new(Zstd::new(source)?)
         } else if magic.starts_with(XZ_MAGIC) {
             Box::new(Xz::spawn(Box::new(source))?)
         } else {

@@ -95,7 +95,7 @@ fn facts(input: &mut Input, partial: bool, warnings: &mut Vec<String>) -> Result
                 break;
             }
             Some(Err(e)) if partial && f.game_start.is_some() => {
-                warnings.push(format!("events end early: {e}"));
+                warnings.push(format!("events end early: {}", CliError::from(e)));
                 break;
             }
             Some(Err(e)) => return Err(e.into()),
