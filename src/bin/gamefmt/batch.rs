@@ -83,6 +83,10 @@ pub fn run_all(command: &Command) -> ExitCode {
     let flushed = out.flush();
     drop(out);
     bar.finish();
+    if !bar.is_hidden() {
+        // The finished bar stays; what follows goes below it.
+        eprintln!();
+    }
     if several {
         summary(&files, &tally, bar.position(), started);
     }
