@@ -183,6 +183,20 @@ impl<'a> Cursor<'a> {
         self.array().map(f32::from_be_bytes)
     }
 
+    /// Reads one Teeworlds packed int ([`crate::varint`]).
+    ///
+    /// # Errors
+    /// [`ErrorKind::InvalidVarint`] at the int's offset when the input ends
+    /// inside it.
+    #[inline]
+    pub fn packed_int(&mut self) -> Result<i32> {
+        let (value, len) =
+            crate::varint::decode(self.rest()).map_err(|e| e.shifted(self.offset()))?;
+        // `len <= rest.len()` always, so this cannot fail; it only advances.
+        self.bytes(len)?;
+        Ok(value)
+    }
+
     /// Reads bytes up to a NUL byte and consumes the NUL; returns the bytes
     /// before it. Fails with [`ErrorKind::Truncated`] if there is no NUL.
     pub fn cstr_bytes(&mut self) -> Result<&'a [u8]> {

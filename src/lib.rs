@@ -26,16 +26,25 @@
 //! ([`slippi::FrameGrouper`]) and snapshot reconstruction
 //! ([`demo::Reconstructor`]) take records from any of the three.
 //!
+//! Game knowledge on top: [`netmsg`] decodes the network messages that
+//! demos and teehistorian recordings carry (chat, kills, votes, client
+//! info, …), `snapshot::objects` types snapshot items (characters,
+//! players, client info with names, …), `teehistorian` tells chat commands
+//! and tracks player names, `slippi` names characters and stages and tells
+//! the winners.
+//!
 //! Shared primitives: [`error`] (one small `Copy` error with a byte offset),
 //! [`bytes`] (a bounds-checked cursor), [`varint`] (the Teeworlds packed
-//! int), [`huffman`] (the Teeworlds Huffman code).
+//! int), [`huffman`] (the Teeworlds Huffman code), `i32string` (names
+//! stored as ints in map and snapshot items), [`Protocol`] (the Teeworlds
+//! 0.6/DDNet or 0.7 numbering of messages and snapshot objects).
 //!
 //! # Features
 //!
 //! `datafile`, `map` (implies `datafile`), `snapshot`, `demo` (implies
 //! `snapshot`; [`DemoView::map`](demo::DemoView::map) also needs
-//! `datafile`), `teehistorian`, `slippi`: one per format, each pulling only
-//! the dependencies it needs · `alloc` (owned writers and `Vec`-returning
+//! `datafile`), `teehistorian`, `slippi`, `netmsg`: one per format, each
+//! pulling only the dependencies it needs · `alloc` (owned writers and `Vec`-returning
 //! conveniences) · `std` (implies `alloc`; `io::Read` adapters) · `defmt`
 //! (`defmt::Format` on errors and small public types) · `cli` (implies `std`
 //! and every format; the `gamefmt` binary). The default is `std` and every
@@ -48,7 +57,7 @@
 //! re-exported so callers name the same version: [`zerocopy`] (the endian
 //! integers of the wire structs, `datafile`/`map`/`snapshot`/`demo`),
 //! [`uuid`] (`Uuid` of extended types and messages, `datafile`/`snapshot`/
-//! `demo`/`teehistorian`) and [`heapless`] (the per-frame lists of
+//! `demo`/`teehistorian`/`netmsg`) and [`heapless`] (the per-frame lists of
 //! `slippi::Frame`).
 //!
 //! # Example
@@ -83,8 +92,13 @@ pub mod demo;
 pub mod error;
 mod format;
 pub mod huffman;
+#[cfg(any(feature = "map", feature = "snapshot"))]
+pub mod i32string;
 #[cfg(feature = "map")]
 pub mod map;
+#[cfg(feature = "netmsg")]
+pub mod netmsg;
+mod protocol;
 #[cfg(feature = "slippi")]
 pub mod slippi;
 #[cfg(feature = "snapshot")]
@@ -96,6 +110,7 @@ pub mod varint;
 
 pub use error::{Error, ErrorKind, Result};
 pub use format::Format;
+pub use protocol::Protocol;
 
 /// `heapless`, whose `Vec` holds the per-frame lists of
 /// [`slippi::Frame`].
@@ -103,7 +118,12 @@ pub use format::Format;
 pub use heapless;
 /// `uuid`, whose `Uuid` names extended item types, teehistorian messages and
 /// demo extensions.
-#[cfg(any(feature = "datafile", feature = "snapshot", feature = "teehistorian"))]
+#[cfg(any(
+    feature = "datafile",
+    feature = "snapshot",
+    feature = "teehistorian",
+    feature = "netmsg"
+))]
 pub use uuid;
 /// `zerocopy`, whose endian integers (`little_endian::I32`,
 /// `big_endian::U32`, ...) make up the wire structs of datafiles, maps,

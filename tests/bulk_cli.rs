@@ -347,3 +347,32 @@ fn progress_bar_only_on_a_terminal() {
         "the summary: {piped}"
     );
 }
+
+/// The streamed `inspect` finds the winners `SlippiView::winners` finds
+/// reading the file in memory backwards from its Game End.
+#[test]
+fn streamed_winners_match_the_view() {
+    let Some(files) = common::corpus_files("streamed winners", "slippi", ".slp") else {
+        return;
+    };
+    let mut checked = 0;
+    for (name, bytes) in &files {
+        let Ok(view) = gamefmt::slippi::SlippiView::parse(bytes) else {
+            continue;
+        };
+        let dir = common::corpus_dir("streamed winners").unwrap();
+        let out = gamefmt(&["inspect", "--json"], &[&dir.join("slippi").join(name)]);
+        if !out.status.success() {
+            continue;
+        }
+        let j: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let want: Vec<Value> = view
+            .winners()
+            .iter()
+            .map(|w| serde_json::json!({"port": w.player_index + 1, "position": w.position}))
+            .collect();
+        assert_eq!(j["winners"], Value::Array(want), "{name}");
+        checked += 1;
+    }
+    assert!(checked > 50, "{checked} replays");
+}

@@ -6,7 +6,7 @@
 //! `cargo test --features verify-uuids --test uuids`.
 
 use gamefmt::uuid::Uuid;
-use gamefmt::{datafile, demo, snapshot, teehistorian::uuids};
+use gamefmt::{datafile, demo, netmsg, snapshot, teehistorian::uuids};
 
 fn v3(name: &str) -> Uuid {
     Uuid::new_v3(&uuids::TEEWORLDS_NAMESPACE, name.as_bytes())
@@ -23,6 +23,20 @@ fn teehistorian_ex_uuids() {
     assert_eq!(v3("teehistorian@ddnet.tw"), uuids::TEEHISTORIAN);
     let table: Vec<(&str, Uuid)> = uuids::NAMES.iter().map(|&(u, n)| (n, u)).collect();
     assert!(table.len() >= 21, "every EX message of spec §2.4");
+    check(&table);
+}
+
+#[test]
+fn net_message_uuids() {
+    let table: Vec<(&str, Uuid)> = netmsg::uuids::NAMES
+        .iter()
+        .map(|&(u, _, n)| (n, u))
+        .collect();
+    assert_eq!(
+        table.len(),
+        44,
+        "24 game and 20 system messages of DDNet 28baa427"
+    );
     check(&table);
 }
 

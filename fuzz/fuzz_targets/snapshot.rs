@@ -1,4 +1,5 @@
-//! SnapshotView and DeltaView on arbitrary ints: no panic; a delta that
+//! SnapshotView and DeltaView on arbitrary ints: no panic (every item
+//! typed as a 0.6 and a 0.7 object too); a delta that
 //! parses applies or fails cleanly (into a caller buffer and into a Vec,
 //! with the same outcome); a snapshot that parses, rebuilt by
 //! SnapshotBuilder, reads back the same; create_delta → apply gives it back.
@@ -8,7 +9,10 @@ use gamefmt::snapshot::{
     DeltaView, ITEM_SIZES_06, ITEM_SIZES_07, SnapshotBuilder, SnapshotView, apply, apply_to_vec,
     create_delta,
 };
+use gamefmt::Protocol;
+use gamefmt::snapshot::objects::Object;
 use libfuzzer_sys::fuzz_target;
+use std::hint::black_box;
 use gamefmt::zerocopy::little_endian::I32;
 
 fuzz_target!(|bytes: &[u8]| {
@@ -24,6 +28,9 @@ fuzz_target!(|bytes: &[u8]| {
         let mut b = SnapshotBuilder::new();
         let mut ok = true;
         for item in base.items() {
+            for protocol in [Protocol::V06, Protocol::V07] {
+                black_box(format!("{:?}", Object::parse(protocol, base, &item)));
+            }
             let ints: Vec<i32> = item.data().iter().map(|v| v.get()).collect();
             ok &= b.add(item.type_id(), item.id(), &ints).is_ok();
         }

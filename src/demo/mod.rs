@@ -91,10 +91,9 @@ pub const SHA256_EXTENSION: Uuid = uuid!("6be6da4a-cebd-380c-9b5b-1289c842d780")
 /// version, decides: a version 6 demo can carry a 0.7 game.)
 #[must_use]
 pub fn net_item_sizes(net_version: &str) -> &'static [u16] {
-    if net_version.starts_with("0.7") {
-        ITEM_SIZES_07
-    } else {
-        ITEM_SIZES_06
+    match crate::Protocol::of_net_version(net_version) {
+        crate::Protocol::V07 => ITEM_SIZES_07,
+        crate::Protocol::V06 => ITEM_SIZES_06,
     }
 }
 

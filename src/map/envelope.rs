@@ -7,10 +7,10 @@ use zerocopy::FromBytes;
 use zerocopy::little_endian::I32;
 
 use super::field::int;
-use super::i32string::I32String;
 use super::raw::{ENV_POINT_BEZIER_INTS, ENV_POINT_INTS, EnvPoint, EnvPointBezier};
 use crate::datafile::Item;
 use crate::error::{Error, Result};
+use crate::i32string::I32String;
 
 /// Ints of the 0.5-era envelope: version, channels, start point, point
 /// count, and one more int (no name).

@@ -4,10 +4,10 @@
 use zerocopy::little_endian::I32;
 
 use super::field::{ItemRange, int};
-use super::i32string::I32String;
 use super::layer::Layer;
 use crate::datafile::{DatafileView, Item};
 use crate::error::{Error, Result};
+use crate::i32string::I32String;
 
 /// Ints of group version 1: version, offset x/y, parallax x/y, start layer,
 /// layer count.

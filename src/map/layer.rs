@@ -3,7 +3,6 @@
 //! ([`SoundLayer`]).
 
 use super::field::{ItemRange, int, require_len};
-use super::i32string::I32String;
 use super::quads::QuadLayer;
 use super::raw::{QUADS_V1_INTS, SOUNDS_MIN_INTS};
 use super::sound_layer::SoundLayer;
@@ -14,6 +13,7 @@ use super::{
 };
 use crate::datafile::{DatafileView, Item};
 use crate::error::Result;
+use crate::i32string::I32String;
 
 /// Ints of the common layer head: version (unused), type, flags.
 const HEAD_INTS: usize = 3;

@@ -4,10 +4,10 @@ use zerocopy::FromBytes;
 use zerocopy::little_endian::I32;
 
 use super::field::{index, int, read_records};
-use super::i32string::I32String;
 use super::raw::{NAMED_INTS, QUAD_SIZE, QUADS_V1_INTS, Quad};
 use crate::datafile::{DatafileView, Item};
 use crate::error::{Error, Result};
+use crate::i32string::I32String;
 
 /// A quads layer (layer type 3): version 1 has 7 ints, version 2 adds a
 /// name (10).

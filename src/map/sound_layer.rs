@@ -6,13 +6,13 @@ use zerocopy::little_endian::I32;
 
 use super::LAYERTYPE_SOUNDS_DEPRECATED;
 use super::field::{index, int, read_records};
-use super::i32string::I32String;
 use super::raw::{
     DEPRECATED_SOUND_SOURCE_SIZE, DeprecatedSoundSource, NAMED_INTS, SOUND_SOURCE_SIZE,
     SOUNDS_MIN_INTS, SoundSource,
 };
 use crate::datafile::{DatafileView, Item};
 use crate::error::{Error, Result};
+use crate::i32string::I32String;
 
 /// A sounds layer: type 10, or the deprecated type 9 whose sources are
 /// shorter ([`DeprecatedSoundSource`]).

@@ -6,7 +6,6 @@ use zerocopy::little_endian::I32;
 use zerocopy::{FromBytes, Immutable, KnownLayout};
 
 use super::field::{index, int, require_len};
-use super::i32string::I32String;
 use super::raw::{SpeedupTile, SwitchTile, TILE_SIZE, TeleTile, Tile, TuneTile};
 use super::{
     TILESLAYERFLAG_FRONT, TILESLAYERFLAG_GAME, TILESLAYERFLAG_SPEEDUP, TILESLAYERFLAG_SWITCH,
@@ -14,6 +13,7 @@ use super::{
 };
 use crate::datafile::{DatafileView, Item};
 use crate::error::{Error, ErrorKind, Result};
+use crate::i32string::I32String;
 
 /// Ints of a tilemap version 2 item (head included).
 const TILEMAP_V2_INTS: usize = 15;

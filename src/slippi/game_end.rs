@@ -8,6 +8,17 @@ event_view! {
 }
 
 impl GameEnd<'_> {
+    /// End method 0: unresolved (before 2.0.0).
+    pub const UNRESOLVED: u8 = 0;
+    /// End method 1: the timer ran out (2.0.0).
+    pub const TIME: u8 = 1;
+    /// End method 2: stocks ran out (2.0.0).
+    pub const GAME: u8 = 2;
+    /// End method 3: resolved (before 2.0.0).
+    pub const RESOLVED: u8 = 3;
+    /// End method 7: no contest, e.g. LRAS (2.0.0).
+    pub const NO_CONTEST: u8 = 7;
+
     accessors! {
         /// End method (0x1). Before 2.0.0: 0 unresolved, 3 resolved; from
         /// 2.0.0: 1 TIME, 2 GAME, 7 No Contest. Real files also carry 3, 6

@@ -39,23 +39,6 @@ impl fmt::Display for Version {
     }
 }
 
-/// Recorders before 1.6.0 wrote the same Game Start character for Zelda
-/// and Sheik; the internal character of a player's first Post-Frame Update
-/// (frame −123) tells which one started. Returns the external id it implies
-/// (internal 0x07 Sheik → external 0x13, internal 0x13 Zelda → external
-/// 0x12), `None` for every other character.
-#[must_use]
-pub const fn zelda_sheik_external(internal_character: u8) -> Option<u8> {
-    match internal_character {
-        0x07 => Some(0x13),
-        0x13 => Some(0x12),
-        _ => None,
-    }
-}
-
-/// The first version whose Game Start tells Zelda from Sheik.
-pub const SHEIK_FIX_VERSION: Version = Version::new(1, 6, 0);
-
 event_view! {
     /// Game Start (0x36): occurs once, right after Event Payloads. Offsets
     /// below count the command byte as 0; every field is `None` when the

@@ -17,7 +17,7 @@ pub struct ClosedFrame {
 /// Where one event goes, as [`FrameGrouper::push`] decides.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct Placement {
+pub struct FramePlacement {
     /// The frame open before this event closed on it (the event opens the
     /// next frame, or is a Game End).
     pub closes: Option<ClosedFrame>,
@@ -112,13 +112,13 @@ impl FrameGrouper {
     }
 
     /// Places the next event of the stream.
-    pub fn push(&mut self, event: &Event<'_>) -> Placement {
+    pub fn push(&mut self, event: &Event<'_>) -> FramePlacement {
         let number = event.frame();
         match event {
             Event::FrameStart(_) => {
                 let closes = self.close();
                 let frame = Some(self.join(number, true));
-                Placement {
+                FramePlacement {
                     closes,
                     frame,
                     completes: None,
@@ -130,7 +130,7 @@ impl FrameGrouper {
                     _ => None,
                 };
                 let frame = Some(self.join(number, true));
-                Placement {
+                FramePlacement {
                     closes,
                     frame,
                     completes: self.close(),
@@ -146,17 +146,17 @@ impl FrameGrouper {
                     Some((open, false)) if number.is_some_and(|n| n != open) => self.close(),
                     _ => None,
                 };
-                Placement {
+                FramePlacement {
                     closes,
                     frame: Some(self.join(number, false)),
                     completes: None,
                 }
             }
-            Event::GameEnd(_) => Placement {
+            Event::GameEnd(_) => FramePlacement {
                 closes: self.close(),
-                ..Placement::default()
+                ..FramePlacement::default()
             },
-            _ => Placement::default(),
+            _ => FramePlacement::default(),
         }
     }
 

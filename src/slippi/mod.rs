@@ -24,6 +24,11 @@
 //! [`FrameGrouper`] groups events into frames and flags rollback re-sends,
 //! fed from any of the three; [`Frames`] is it over a file in memory.
 //!
+//! Game knowledge sits on top: [`character_name`], [`internal_character_name`]
+//! and [`stage_name`] name the ids; [`StartingCharacters`] applies the
+//! pre-1.6.0 Zelda/Sheik fix; [`winners`] (and [`SlippiView::winners`]) tell
+//! who won by slippi-js's `getWinners()` rules.
+//!
 //! The Gecko code list arrives in Message Splitter chunks;
 //! [`Reassembler`] joins them into a caller buffer and [`GeckoList`] walks
 //! the codes. Nothing in this module allocates except `Reader`,
@@ -52,6 +57,7 @@
 //! # Ok(()) }
 //! ```
 
+mod characters;
 mod decoder;
 mod events;
 mod field;
@@ -63,6 +69,7 @@ mod grouper;
 mod item;
 mod iter;
 mod metadata;
+mod names;
 mod payloads;
 #[cfg(feature = "std")]
 mod reader;
@@ -70,22 +77,23 @@ mod splitter;
 mod stage;
 pub mod ubjson;
 mod view;
+mod winners;
 #[cfg(feature = "alloc")]
 mod writer;
 
+pub use characters::{SHEIK_FIX_VERSION, StartingCharacters, zelda_sheik_external};
 pub use decoder::{Decoder, Item, MAX_RECORD};
 pub use events::{Event, UnknownEvent};
 pub use field::trim_nul;
 pub use frame_events::{FrameBookend, FrameStart, PostFrame, PreFrame};
 pub use frames::{CharacterFrame, FRAME_ITEMS, FRAME_PLAYERS, FRAME_STAGE_EVENTS, Frame, Frames};
 pub use game_end::GameEnd;
-pub use game_start::{
-    GameStart, PLAYER_BLOCKS, PORTS, PlayerSlot, SHEIK_FIX_VERSION, Version, zelda_sheik_external,
-};
-pub use grouper::{ClosedFrame, FrameGrouper, Placement};
+pub use game_start::{GameStart, PLAYER_BLOCKS, PORTS, PlayerSlot, Version};
+pub use grouper::{ClosedFrame, FrameGrouper, FramePlacement};
 pub use item::ItemUpdate;
 pub use iter::SlippiEventIter;
 pub use metadata::{MetaPlayer, Metadata};
+pub use names::{character_name, internal_character_name, stage_name};
 pub use payloads::{EventPayloads, PayloadSizes};
 #[cfg(feature = "std")]
 pub use reader::Reader;
@@ -96,6 +104,7 @@ pub use splitter::{
 };
 pub use stage::{FodPlatform, StadiumTransformation, Whispy};
 pub use view::SlippiView;
+pub use winners::{Placement, Winners, winners};
 #[cfg(feature = "alloc")]
 pub use writer::SlippiWriter;
 

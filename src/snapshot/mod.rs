@@ -13,8 +13,9 @@
 //! int form in a buffer the caller owns).
 //!
 //! [`SnapshotView`] and [`DeltaView`] validate once and then lend items in
-//! place; [`apply`] writes the next snapshot into a caller buffer. None of
-//! these allocate. With the `alloc` feature, [`SnapshotBuilder`] builds
+//! place; [`objects`] types them (characters, players, client info, …);
+//! [`apply`] writes the next snapshot into a caller buffer. None of these
+//! allocate. With the `alloc` feature, [`SnapshotBuilder`] builds
 //! snapshots, [`create_delta`] computes deltas and [`apply_to_vec`] applies
 //! into a `Vec`.
 //!
@@ -44,6 +45,7 @@
 #[cfg(feature = "alloc")]
 mod builder;
 mod delta;
+pub mod objects;
 mod view;
 
 #[cfg(feature = "alloc")]

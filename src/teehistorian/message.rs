@@ -9,7 +9,6 @@ use uuid::Uuid;
 use super::uuids;
 use crate::bytes::Cursor;
 use crate::error::{Error, Result};
-use crate::varint;
 
 /// Message id of FINISH.
 pub const ID_FINISH: i32 = -1;
@@ -554,11 +553,7 @@ impl ExMessage<'_> {
 /// Reads one packed int.
 #[inline]
 pub(crate) fn int(c: &mut Cursor<'_>) -> Result<i32> {
-    let rest = c.rest();
-    let (value, len) = varint::decode(rest).map_err(|e| e.shifted(c.offset()))?;
-    // `len <= rest.len()` always, so this cannot fail; it only advances.
-    c.bytes(len)?;
-    Ok(value)
+    c.packed_int()
 }
 
 /// Reads a 16-byte big-endian UUID.

@@ -20,7 +20,9 @@
 //! FINISH, the end of input between messages (a crashed or still-running
 //! server), the end of input inside a message — after delivering every
 //! message before it — and damage. Nothing in the core allocates. [`PlayerState`] rebuilds absolute
-//! positions and inputs from the diffs; [`TeehistorianWriter`] (`alloc`)
+//! positions and inputs from the diffs; [`PlayerNames`] keeps each client's
+//! name so any record can be attributed ([`Message::client_id`]);
+//! [`Message::command`] tells chat commands from rcon and server commands; [`TeehistorianWriter`] (`alloc`)
 //! writes files byte-for-byte as DDNet does.
 //!
 //! ```
@@ -45,17 +47,21 @@
 //! # Ok(()) }
 //! ```
 
+mod command;
 mod decoder;
 mod header;
 mod iter;
 mod message;
+mod names;
 mod player_state;
+mod protocols;
 #[cfg(feature = "std")]
 mod reader;
 pub mod uuids;
 #[cfg(feature = "alloc")]
 mod writer;
 
+pub use command::{CFGFLAG_CHAT, CFGFLAG_SERVER, Command, CommandSource};
 pub use decoder::{Decoder, Item, MAX_RECORD, Record};
 pub use header::{Header, JsonStr};
 pub use iter::TeehistorianIter;
@@ -64,7 +70,9 @@ pub use message::{
     ID_INPUT_NEW, ID_JOIN, ID_MESSAGE, ID_PLAYER_NEW, ID_PLAYER_OLD, ID_TICK_SKIP, INPUT_INTS,
     Input, Kind, Message,
 };
+pub use names::{NAME_CAPACITY, PlayerNames};
 pub use player_state::{MAX_CLIENTS, Player, PlayerState};
+pub use protocols::ClientProtocols;
 #[cfg(feature = "std")]
 pub use reader::Reader;
 #[cfg(feature = "alloc")]

@@ -14,7 +14,7 @@ use rayon::prelude::*;
 
 use crate::input::{self, Input, STDIN};
 use crate::label::Labelled;
-use crate::{CliError, Command, progress, run};
+use crate::{CliError, Command, Inputs, progress, run};
 
 /// Exit status when some file was refused (invalid or unrecognised).
 const REFUSED: u8 = 1;
@@ -42,8 +42,7 @@ struct Tally {
 }
 
 /// Runs `command` on every input and returns the exit status.
-pub fn run_all(command: &Command) -> ExitCode {
-    let inputs = command.inputs();
+pub fn run_all(command: &Command, inputs: &Inputs) -> ExitCode {
     let files = match input::expand(&inputs.files) {
         Ok(files) => files,
         Err(e) => {

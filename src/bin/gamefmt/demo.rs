@@ -9,12 +9,16 @@ use gamefmt::stream::End;
 use serde_json::{Value, json};
 use zerocopy::IntoBytes;
 
+use gamefmt::Protocol;
+use gamefmt::netmsg;
+
 use crate::input::Input;
+use crate::netmsg::{add_names, message_json, player_name, players, players_json};
 use crate::{CliError, json_line};
 
 /// Counts and ticks over the whole chunk stream.
 #[derive(Default)]
-struct Facts {
+pub struct Facts {
     chunks: u64,
     tick_markers: u64,
     snapshots: u64,
@@ -37,14 +41,15 @@ fn kind_name(kind: ChunkKind) -> &'static str {
 }
 
 /// Decodes every chunk (payloads included) and rebuilds the snapshot at
-/// every tick; `each` sees every chunk with the tick and snapshot in effect.
-fn walk<R: Read>(
+/// every tick; `each` sees every chunk with the tick and snapshot in effect
+/// and, for a message chunk, the message bytes.
+pub fn walk<R: Read>(
     reader: &mut Reader<R>,
     mut each: impl FnMut(
         &Chunk<'_>,
         Option<i32>,
         &Reconstructor<'_>,
-        Option<(i32, bool)>,
+        Option<&[u8]>,
     ) -> Result<(), CliError>,
 ) -> Result<Facts, CliError> {
     let mut owned = OwnedBuffers::new();
@@ -73,7 +78,7 @@ fn walk<R: Read>(
                     ChunkKind::Message => {
                         facts.messages = facts.messages.saturating_add(1);
                         let ints = rec.decode(payload).map_err(|e| chunk_error(e, at))?;
-                        msg = message_id(ints.as_bytes());
+                        msg = Some(ints.as_bytes().to_vec());
                     }
                     ChunkKind::Unknown => {
                         rec.decode(payload).map_err(|e| chunk_error(e, at))?;
@@ -82,7 +87,7 @@ fn walk<R: Read>(
                 rec.feed(&chunk).map_err(|e| chunk_error(e, at))?;
             }
         }
-        each(&chunk, tick, &rec, msg)?;
+        each(&chunk, tick, &rec, msg.as_deref())?;
     }
     if let Some(snap) = rec.snapshot() {
         facts.final_items = Some(snap.item_count());
@@ -175,9 +180,11 @@ pub fn inspect(input: &mut Input, as_json: bool, out: &mut dyn Write) -> Result<
     Ok(())
 }
 
-/// `gamefmt dump` for a demo: one JSON line per chunk.
+/// `gamefmt dump` for a demo: one JSON line per chunk; messages typed,
+/// snapshots with their players.
 pub fn dump(input: &mut Input, out: &mut dyn Write) -> Result<(), CliError> {
     let mut reader = Reader::new(input)?;
+    let protocol = Protocol::of_net_version(reader.header().net_version());
     walk(&mut reader, |chunk, tick, rec, msg| {
         let line: Value = match *chunk {
             Chunk::Tick { tick, keyframe } => {
@@ -193,10 +200,21 @@ pub fn dump(input: &mut Input, out: &mut dyn Write) -> Result<(), CliError> {
                 {
                     line.insert("items".into(), json!(snap.item_count()));
                     line.insert("crc".into(), json!(snap.checksum()));
+                    line.insert("players".into(), players_json(&players(protocol, &snap)));
                 }
-                if let Some((id, system)) = msg {
-                    line.insert("msg_id".into(), json!(id));
-                    line.insert("system".into(), json!(system));
+                if let Some(bytes) = msg {
+                    if let Some((id, system)) = message_id(bytes) {
+                        line.insert("msg_id".into(), json!(id));
+                        line.insert("system".into(), json!(system));
+                    }
+                    if let Ok(m) = netmsg::decode(protocol, bytes) {
+                        let mut message = message_json(&m);
+                        if let Some(snap) = rec.snapshot() {
+                            let players = players(protocol, &snap);
+                            add_names(&mut message, |id| player_name(&players, id));
+                        }
+                        line.insert("message".into(), message);
+                    }
                 }
                 Value::Object(line)
             }

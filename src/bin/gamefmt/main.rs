@@ -12,12 +12,15 @@
 //! every file decoded, 1 when some were refused, 2 on a usage or I/O error.
 
 mod batch;
+mod chat;
 mod datafile;
 mod demo;
+mod final_posts;
 mod frame_set;
 mod input;
 mod label;
 mod map;
+mod netmsg;
 mod progress;
 mod slippi;
 mod teehistorian;
@@ -80,17 +83,20 @@ enum Command {
         #[command(flatten)]
         inputs: Inputs,
     },
+    /// Print the chat of demos and teehistorian recordings (teehistorian:
+    /// chat messages old servers recorded, and chat commands), one line per
+    /// message: file, tick, author, channel, text.
+    Chat {
+        /// One JSON object per line instead.
+        #[arg(long)]
+        json: bool,
+        /// The files to read.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
 }
 
 impl Command {
-    const fn inputs(&self) -> &Inputs {
-        match self {
-            Self::Inspect { inputs, .. }
-            | Self::Dump { inputs, .. }
-            | Self::Validate { inputs } => inputs,
-        }
-    }
-
     /// Whether the output is JSON lines (labelled with a `file` key when
     /// there are several inputs) rather than text.
     const fn json(&self) -> bool {
@@ -165,6 +171,7 @@ fn run(
                 Command::Dump { map: true, .. } => map::dump(&bytes, out),
                 Command::Dump { .. } => datafile::dump(&bytes, out),
                 Command::Validate { .. } => datafile::validate(&bytes, out),
+                Command::Chat { .. } => Err(CliError::UnknownFormat),
             }
         }
         (Format::Demo, Command::Inspect { json, .. }) => demo::inspect(input, *json, out),
@@ -184,7 +191,27 @@ fn run(
     }
 }
 
+/// `gamefmt chat`: its files read whole, one after the other.
+fn chat(files: &[PathBuf], json: bool) -> ExitCode {
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let result = chat::chat(files, json, &mut out).and_then(|()| out.flush().map_err(CliError::Io));
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(CliError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("gamefmt: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    batch::run_all(&cli.command)
+    match &cli.command {
+        Command::Chat { json, files } => chat(files, *json),
+        Command::Inspect { inputs, .. }
+        | Command::Dump { inputs, .. }
+        | Command::Validate { inputs } => batch::run_all(&cli.command, inputs),
+    }
 }

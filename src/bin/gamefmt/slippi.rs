@@ -4,12 +4,14 @@ use std::collections::BTreeMap;
 use std::io::Write;
 
 use gamefmt::slippi::{
-    CMD_GECKO_LIST, Event, GameStart, GeckoList, Item, Metadata, Reader, SHEIK_FIX_VERSION,
-    VecReassembler, zelda_sheik_external,
+    CMD_FRAME_BOOKEND, CMD_GECKO_LIST, Event, GameEnd, GameStart, GeckoList, Item, Metadata,
+    Reader, StartingCharacters, VecReassembler, character_name, internal_character_name,
+    stage_name, winners,
 };
 use gamefmt::stream::End;
 use serde_json::{Value, json};
 
+use crate::final_posts::FinalPosts;
 use crate::frame_set::FrameSet;
 use crate::input::Input;
 use crate::{CliError, json_line};
@@ -26,8 +28,12 @@ struct Facts {
     /// Why the metadata does not decode.
     metadata_error: Option<gamefmt::Error>,
     /// External character per port after the pre-1.6.0 Zelda/Sheik fix.
-    characters: [Option<u8>; 4],
+    characters: Option<StartingCharacters>,
     frames: FrameSet,
+    /// The last Game End's bytes.
+    game_end: Option<Vec<u8>>,
+    /// The Post-Frame Updates before it.
+    final_posts: FinalPosts,
     end_method: Option<u8>,
     lras_initiator: Option<i8>,
     placements: Option<[i8; 4]>,
@@ -48,6 +54,14 @@ impl Facts {
     fn metadata(&self) -> Option<Metadata<'_>> {
         Metadata::parse(self.metadata.as_deref()?).ok()
     }
+
+    /// The winners, as `SlippiView::winners` tells them.
+    fn winners(&self) -> gamefmt::slippi::Winners {
+        match (self.game_start(), self.game_end.as_deref()) {
+            (Some(start), Some(end)) => winners(&start, &GameEnd::new(end), self.final_posts.get()),
+            _ => gamefmt::slippi::Winners::new(),
+        }
+    }
 }
 
 /// One walk over every event. With `partial`, damage after Game Start ends
@@ -61,8 +75,10 @@ fn facts(input: &mut Input, partial: bool, warnings: &mut Vec<String>) -> Result
         game_start: None,
         metadata: None,
         metadata_error: None,
-        characters: [None; 4],
+        characters: None,
         frames: FrameSet::default(),
+        game_end: None,
+        final_posts: FinalPosts::default(),
         end_method: None,
         lras_initiator: None,
         placements: None,
@@ -76,6 +92,11 @@ fn facts(input: &mut Input, partial: bool, warnings: &mut Vec<String>) -> Result
     let mut ending = None;
     loop {
         let in_raw = reader.decoder().in_raw();
+        let bookends = reader
+            .decoder()
+            .payload_sizes()
+            .get(CMD_FRAME_BOOKEND)
+            .is_some();
         let event = match reader.next() {
             Some(Ok(Item::Event(event))) => event,
             Some(Ok(Item::Header { raw_len })) => {
@@ -106,25 +127,19 @@ fn facts(input: &mut Input, partial: bool, warnings: &mut Vec<String>) -> Result
         if let Some(n) = event.frame() {
             f.frames.insert(n);
         }
+        f.final_posts.observe(&event, bookends);
         match event {
             Event::GameStart(g) if f.game_start.is_none() => {
                 f.game_start = Some(g.bytes().to_vec());
-                for (i, p) in g.players() {
-                    if let Some(slot) = f.characters.get_mut(i) {
-                        *slot = p.character();
-                    }
-                }
+                f.characters = Some(StartingCharacters::new(&g));
             }
-            Event::PostFrame(p) if needs_sheik_fix(f.game_start()) && p.frame() <= Some(-123) => {
-                let fixed = p.internal_character().and_then(zelda_sheik_external);
-                let slot = p
-                    .player_index()
-                    .and_then(|i| f.characters.get_mut(usize::from(i)));
-                if let (Some(c), Some(Some(slot))) = (fixed, slot) {
-                    *slot = c;
+            Event::PostFrame(p) => {
+                if let Some(c) = f.characters.as_mut() {
+                    c.observe(&p);
                 }
             }
             Event::GameEnd(e) => {
+                f.game_end = Some(e.bytes().to_vec());
                 f.end_method = e.method();
                 f.lras_initiator = e.lras_initiator();
                 f.placements = e.placements();
@@ -151,23 +166,27 @@ fn end_name(end: End) -> &'static str {
     }
 }
 
-/// Whether Game Start predates the Zelda/Sheik fix (slippi-js then takes
-/// the character from the first post-frame).
-fn needs_sheik_fix(g: Option<GameStart<'_>>) -> bool {
-    g.and_then(|g| g.version())
-        .is_some_and(|v| v < SHEIK_FIX_VERSION)
+/// The external character of every non-empty port: from `characters`
+/// (with the pre-1.6.0 Zelda/Sheik fix) when given, else Game Start's.
+fn characters<'g>(
+    g: &'g GameStart<'_>,
+    fixed: Option<&'g StartingCharacters>,
+) -> impl Iterator<Item = (usize, Option<u8>)> + 'g {
+    g.players()
+        .map(move |(i, p)| (i, fixed.and_then(|c| c.get(i)).or(p.character())))
 }
 
-/// `{"port", "character"}` for every non-empty port; `characters` overrides
-/// the Game Start character (see [`needs_sheik_fix`]).
-fn players(g: &GameStart<'_>, characters: Option<&[Option<u8>; 4]>) -> Vec<Value> {
-    g.players()
-        .map(|(i, p)| {
-            let c = characters
-                .and_then(|c| c.get(i).copied().flatten())
-                .or(p.character());
-            json!({"port": i.saturating_add(1), "character": c})
-        })
+/// `{"port", "character"}` for every non-empty port (see [`characters`]).
+fn players(g: &GameStart<'_>, fixed: Option<&StartingCharacters>) -> Vec<Value> {
+    characters(g, fixed)
+        .map(|(i, c)| json!({"port": i.saturating_add(1), "character": c}))
+        .collect()
+}
+
+/// The character name of every non-empty port (see [`characters`]).
+fn character_names(g: &GameStart<'_>, fixed: Option<&StartingCharacters>) -> Vec<Value> {
+    characters(g, fixed)
+        .map(|(_, c)| json!(c.and_then(character_name)))
         .collect()
 }
 
@@ -181,6 +200,7 @@ pub fn inspect(
     let f = facts(input, true, warnings)?;
     let size = input.finish()?;
     let meta = f.metadata();
+    let winners = f.winners();
     let g = f.game_start();
     let version = g.and_then(|g| g.version()).map(|v| v.to_string());
     let counts: serde_json::Map<String, Value> = f
@@ -193,7 +213,12 @@ pub fn inspect(
         "version": version,
         "raw_len": f.raw_len,
         "stage": g.and_then(|g| g.stage()),
-        "players": g.map(|g| players(&g, Some(&f.characters))).unwrap_or_default(),
+        "stage_name": g.and_then(|g| g.stage()).and_then(stage_name),
+        "players": g.map(|g| players(&g, f.characters.as_ref())).unwrap_or_default(),
+        "character_names": g
+            .map(|g| character_names(&g, f.characters.as_ref()))
+            .unwrap_or_default(),
+        "winners": winners.iter().map(|w| json!({"port": w.player_index.saturating_add(1), "position": w.position})).collect::<Vec<_>>(),
         "is_pal": g.and_then(|g| g.is_pal()),
         "metadata": meta.is_some(),
         "meta_last_frame": meta.and_then(|m| m.last_frame()),
@@ -220,13 +245,16 @@ pub fn inspect(
         f.raw_len
     )?;
     if let Some(g) = g {
-        writeln!(out, "  stage:    {}", g.stage().unwrap_or_default())?;
-        for (i, p) in g.players() {
+        let stage = g.stage().unwrap_or_default();
+        let name = stage_name(stage).unwrap_or("unknown");
+        writeln!(out, "  stage:    {stage} ({name})")?;
+        for ((i, c), (_, p)) in characters(&g, f.characters.as_ref()).zip(g.players()) {
+            let c = c.unwrap_or_default();
             writeln!(
                 out,
-                "  port {}:   character {} (type {})",
+                "  port {}:   character {c} {} (type {})",
                 i.saturating_add(1),
-                p.character().unwrap_or_default(),
+                character_name(c).unwrap_or("unknown"),
                 p.player_type().unwrap_or_default()
             )?;
         }
@@ -239,6 +267,13 @@ pub fn inspect(
     )?;
     if let Some(m) = f.end_method {
         writeln!(out, "  game end: method {m}")?;
+    }
+    if !winners.is_empty() {
+        let ports: Vec<String> = winners
+            .iter()
+            .map(|w| format!("port {}", w.player_index.saturating_add(1)))
+            .collect();
+        writeln!(out, "  winners:  {}", ports.join(", "))?;
     }
     if let Some(n) = f.gecko_codes {
         writeln!(out, "  gecko:    {n} codes")?;
@@ -280,6 +315,7 @@ fn event_json(offset: usize, event: &Event<'_>) -> Value {
         Event::PostFrame(e) => json!({
             "kind": "post_frame", "frame": e.frame(), "player": e.player_index(),
             "follower": e.is_follower(), "character": e.internal_character(),
+            "character_name": e.internal_character().and_then(internal_character_name),
             "action_state": e.action_state(), "x": e.position_x(), "y": e.position_y(),
             "percent": e.percent(), "stocks": e.stocks_remaining(),
         }),

@@ -3,11 +3,18 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 
+use gamefmt::Protocol;
+use gamefmt::netmsg;
 use gamefmt::stream::End;
-use gamefmt::teehistorian::{Ex, ExMessage, Header, Item, Message, PlayerState, Reader, Record};
+use gamefmt::teehistorian::{
+    ClientProtocols, CommandSource, Ex, ExMessage, Header, Item, Message, PlayerNames, PlayerState,
+    Reader, Record,
+};
 use serde_json::{Value, json};
 
 use crate::input::Input;
+use crate::netmsg::message_json;
+
 use crate::{CliError, json_line};
 
 /// The header's JSON text, owned (the reader lends records only until the
@@ -235,8 +242,9 @@ fn ex_json(ex: &ExMessage<'_>) -> Value {
     }
 }
 
-/// One message as a JSON object.
-fn record_json(r: &Record<'_>) -> Value {
+/// One message as a JSON object; `player` is the name of the client it is
+/// about, when known; `protocol` that client's (for MESSAGE records).
+fn record_json(r: &Record<'_>, player: Option<&[u8]>, protocol: Protocol) -> Value {
     let mut v = json!({
         "tick": r.tick,
         "offset": r.offset,
@@ -250,7 +258,11 @@ fn record_json(r: &Record<'_>) -> Value {
         Message::PlayerOld { cid } | Message::Join { cid } => json!({"cid": cid}),
         Message::InputDiff { cid, diff } => json!({"cid": cid, "diff": diff}),
         Message::InputNew { cid, input } => json!({"cid": cid, "input": input}),
-        Message::PlayerMessage { cid, data } => json!({"cid": cid, "data": data}),
+        Message::PlayerMessage { cid, data } => json!({
+            "cid": cid,
+            "data": data,
+            "message": netmsg::decode(protocol, data).ok().map(|m| message_json(&m)),
+        }),
         Message::Drop { cid, reason } => json!({"cid": cid, "reason": text(reason)}),
         Message::ConsoleCommand {
             cid,
@@ -260,6 +272,7 @@ fn record_json(r: &Record<'_>) -> Value {
         } => json!({
             "cid": cid,
             "flags": flags,
+            "source": CommandSource::of(cid, flags).name(),
             "cmd": text(cmd),
             "args": args.iter().map(text).collect::<Vec<_>>(),
         }),
@@ -274,18 +287,30 @@ fn record_json(r: &Record<'_>) -> Value {
     };
     if let (Some(v), Value::Object(fields)) = (v.as_object_mut(), fields) {
         v.extend(fields);
+        if let Some(name) = player {
+            v.insert("player".into(), json!(text(name)));
+        }
     }
     v
 }
 
 /// `gamefmt dump` for a teehistorian recording: the header, then one JSON
-/// line per message with its tick.
+/// line per message with its tick (and `player`, the name of the client it
+/// is about, once an EX player-name record has named it).
 pub fn dump(input: &mut Input, out: &mut dyn Write) -> Result<(), CliError> {
     let (mut reader, text) = open(input)?;
     let header: Value = serde_json::from_str(&text.0).unwrap_or_else(|_| json!(text.0));
     json_line(out, &json!({ "header": header }))?;
+    let mut names = Box::new(PlayerNames::<{ gamefmt::teehistorian::MAX_CLIENTS }>::new());
+    let mut protocols = Box::new(ClientProtocols::<{ gamefmt::teehistorian::MAX_CLIENTS }>::new());
     while let Some(record) = next_record(&mut reader) {
-        json_line(out, &record_json(&record?))?;
+        let record = record?;
+        names.apply(&record.message);
+        protocols.apply(&record.message);
+        let cid = record.message.client_id();
+        let player = cid.and_then(|cid| names.get(cid));
+        let protocol = cid.map_or(Protocol::V06, |c| protocols.get(c));
+        json_line(out, &record_json(&record, player, protocol))?;
     }
     let end = reader.end();
     json_line(out, &json!({ "end": end_name(end) }))?;

@@ -1,4 +1,15 @@
-//! [`I32String`]: short names stored inside items as ints.
+//! [`I32String`]: short names stored inside items as ints — map layer,
+//! group and envelope names, and player names, clans and skins in snapshot
+//! client info objects.
+//!
+//! ```
+//! use gamefmt::i32string::I32String;
+//! use zerocopy::little_endian::I32;
+//!
+//! // "ab" in 2 ints: each byte + 128, big-endian, last byte forced to NUL.
+//! let ints = [I32::new(i32::from_be_bytes([0xE1, 0xE2, 0x80, 0x80])), I32::new(0)];
+//! assert_eq!(I32String::new(&ints).decode().as_bytes(), b"ab");
+//! ```
 
 use core::fmt;
 

@@ -1,0 +1,206 @@
+//! `gamefmt chat` on the corpus: every chat message of a demo (as many as
+//! libtw2 decoded Sv_Chat messages, `tests/data/netmsg_libtw2.tsv`), named
+//! with the names the same server run recorded in its teehistorian file,
+//! and every chat command of a recording (CONSOLE_COMMAND with DDNet's
+//! `CFGFLAG_CHAT`).
+#![cfg(feature = "cli")]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    clippy::arithmetic_side_effects
+)]
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use gamefmt::teehistorian::{ExMessage, Message, TeehistorianIter};
+use serde_json::Value;
+
+fn chat(path: &Path) -> Vec<Value> {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_gamefmt"))
+        .args(["chat", "--json"])
+        .arg(path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// Messages of libtw2's `kind` per demo, as it counted them.
+fn libtw2_counts(kind: &str) -> BTreeMap<String, usize> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/netmsg_libtw2.tsv");
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .filter_map(|l| {
+            let cells: Vec<&str> = l.split('\t').collect();
+            (cells.get(1) == Some(&kind)).then(|| (cells[0].to_owned(), cells[2].parse().unwrap()))
+        })
+        .collect()
+}
+
+#[test]
+fn demo_chat_has_every_chat_message_with_recorded_names() {
+    let Some(dir) = common::corpus_dir("chat_demos") else {
+        return;
+    };
+    let counts = libtw2_counts("SvChat");
+    let mut checked = 0;
+    for (file, want) in &counts {
+        let path = dir.join("teeworlds/demos").join(file);
+        if !path.is_file() {
+            continue;
+        }
+        let lines = chat(&path);
+        assert_eq!(lines.len(), *want, "{file}");
+        assert!(lines.iter().all(|l| l["kind"] == "chat"));
+        checked += 1;
+    }
+    assert!(
+        checked > 0 || counts.is_empty(),
+        "no demo of the table in the corpus"
+    );
+    // The dm1 demo and recording are one server run: every author named
+    // in the demo's chat is a player the recording names.
+    let demo = dir.join("teeworlds/demos/ddnet-server__dm1-30s-6bots-2dummies.demo");
+    let th =
+        dir.join("teeworlds/teehistorian/ddnet-server__dm1-30s-6bots-2dummies-clean.teehistorian");
+    if demo.is_file() && th.is_file() {
+        let bytes = std::fs::read(&th).unwrap();
+        let mut recorded = BTreeSet::new();
+        for record in TeehistorianIter::new(&bytes).unwrap() {
+            if let Message::Ex(ex) = record.unwrap().message
+                && let Ok(ExMessage::PlayerName { name, .. }) = ex.parse()
+            {
+                recorded.insert(String::from_utf8(name.to_vec()).unwrap());
+            }
+        }
+        let named: BTreeSet<String> = chat(&demo)
+            .iter()
+            .filter_map(|l| l["name"].as_str().map(str::to_owned))
+            .collect();
+        assert!(!named.is_empty());
+        assert!(named.is_subset(&recorded), "{named:?} vs {recorded:?}");
+    }
+}
+
+#[test]
+fn recording_chat_lists_every_chat_command() {
+    let Some(files) = common::corpus_files(
+        "chat_teehistorian",
+        "teeworlds/teehistorian",
+        ".teehistorian",
+    ) else {
+        return;
+    };
+    let dir = common::corpus_dir("chat_teehistorian")
+        .unwrap()
+        .join("teeworlds/teehistorian");
+    let mut total = 0;
+    for (name, bytes) in &files {
+        let Ok(iter) = TeehistorianIter::new(bytes) else {
+            continue;
+        };
+        // Straight from the records: client commands with CFGFLAG_CHAT (128).
+        let want: Vec<String> = iter
+            .map_while(Result::ok)
+            .filter_map(|r| match r.message {
+                Message::ConsoleCommand {
+                    cid, flags, cmd, ..
+                } if cid >= 0 && flags & 128 != 0 => {
+                    Some(format!("/{}", String::from_utf8_lossy(cmd)))
+                }
+                _ => None,
+            })
+            .collect();
+        let got: Vec<String> = chat(&dir.join(name))
+            .iter()
+            .filter(|l| l["kind"] == "command")
+            .map(|l| {
+                l["message"]
+                    .as_str()
+                    .unwrap()
+                    .split(' ')
+                    .next()
+                    .unwrap()
+                    .to_owned()
+            })
+            .collect();
+        assert_eq!(got, want, "{name}");
+        total += got.len();
+    }
+    assert!(total > 0);
+}
+
+/// `dump` of the dm1 demo: kills typed (as many as libtw2 decoded), their
+/// killers and victims named, and every snapshot's players named with names
+/// the same run's recording knows.
+#[test]
+fn demo_dump_types_kills_and_players() {
+    let Some(dir) = common::corpus_dir("dump_typed") else {
+        return;
+    };
+    let file = "ddnet-server__dm1-30s-6bots-2dummies.demo";
+    let demo = dir.join("teeworlds/demos").join(file);
+    let th =
+        dir.join("teeworlds/teehistorian/ddnet-server__dm1-30s-6bots-2dummies-clean.teehistorian");
+    if !demo.is_file() || !th.is_file() {
+        eprintln!("SKIPPED dump_typed: dm1 run not in this corpus");
+        return;
+    }
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_gamefmt"))
+        .arg("dump")
+        .arg(&demo)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let lines: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let kills: Vec<&Value> = lines
+        .iter()
+        .filter(|l| l["message"]["kind"] == "Sv_KillMsg")
+        .collect();
+    assert_eq!(kills.len(), libtw2_counts("SvKillMsg")[file]);
+    assert!(
+        kills
+            .iter()
+            .any(|k| k["message"]["victim_name"].is_string())
+    );
+    let bytes = std::fs::read(&th).unwrap();
+    let mut recorded = BTreeSet::new();
+    for record in TeehistorianIter::new(&bytes).unwrap() {
+        if let Message::Ex(ex) = record.unwrap().message
+            && let Ok(ExMessage::PlayerName { name, .. }) = ex.parse()
+        {
+            recorded.insert(String::from_utf8(name.to_vec()).unwrap());
+        }
+    }
+    let mut named = BTreeSet::new();
+    for line in lines
+        .iter()
+        .filter(|l| l["kind"] == "snapshot" || l["kind"] == "delta")
+    {
+        for player in line["players"].as_array().unwrap() {
+            if let Some(name) = player["name"].as_str() {
+                named.insert(name.to_owned());
+            }
+        }
+    }
+    assert!(!named.is_empty());
+    assert!(named.is_subset(&recorded), "{named:?} vs {recorded:?}");
+}
