@@ -3,12 +3,13 @@
 //! when its first bytes are a gzip, zstd or xz magic number.
 //!
 //! Nothing here reads a whole file: decompression is streaming (an xz
-//! stream is decoded on a thread into a pipe), so memory stays flat
+//! stream is decoded on a thread, handed over in bounded blocks), so memory stays flat
 //! whatever the input's size.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read};
+use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::mpsc::{self, Receiver, SyncSender};
 use std::thread::JoinHandle;
 
 use indicatif::ProgressBar;
@@ -79,41 +80,78 @@ impl<R: Read> Read for Counted<R> {
     }
 }
 
-/// An xz stream decoded on its own thread into a pipe (lzma-rs decodes
-/// into a `Write`); the thread's error, if any, surfaces at the end.
+/// Decoded xz bytes in flight between the decoding thread and the reader:
+/// at most this many blocks of [`XZ_BLOCK`] bytes.
+const XZ_BLOCKS: usize = 4;
+const XZ_BLOCK: usize = 1 << 16;
+
+/// The decoding thread's end: each block written is sent to the reader.
+struct Sender(SyncSender<Vec<u8>>);
+
+impl Write for Sender {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0
+            .send(buf.to_vec())
+            .map_err(|_| io::Error::from(io::ErrorKind::BrokenPipe))?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// An xz stream decoded on its own thread (lzma-rs decodes into a
+/// `Write`) and handed over in blocks through a bounded channel; the
+/// thread's error, if any, surfaces at the end.
 struct Xz {
-    pipe: io::PipeReader,
+    blocks: Receiver<Vec<u8>>,
+    block: Vec<u8>,
+    at: usize,
     thread: Option<JoinHandle<io::Result<()>>>,
 }
 
 impl Xz {
-    fn spawn(source: Box<dyn BufRead + Send>) -> io::Result<Self> {
-        let (pipe, mut writer) = io::pipe()?;
+    fn spawn(source: Box<dyn BufRead + Send>) -> Self {
+        let (send, blocks) = mpsc::sync_channel(XZ_BLOCKS);
         let thread = std::thread::spawn(move || {
             let mut source = source;
-            let mut out = io::BufWriter::new(&mut writer);
+            let mut out = io::BufWriter::with_capacity(XZ_BLOCK, Sender(send));
             lzma_rs::xz_decompress(&mut source, &mut out)
                 .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, format!("xz: {e}")))?;
-            io::Write::flush(&mut out)
+            out.flush()
         });
-        Ok(Self {
-            pipe,
+        Self {
+            blocks,
+            block: Vec::new(),
+            at: 0,
             thread: Some(thread),
-        })
+        }
     }
 }
 
 impl Read for Xz {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.pipe.read(buf)?;
-        if n == 0
-            && !buf.is_empty()
-            && let Some(thread) = self.thread.take()
-        {
-            thread
-                .join()
-                .map_err(|_| io::Error::other("xz decoder thread failed"))??;
+        while self.at >= self.block.len() {
+            if let Ok(block) = self.blocks.recv() {
+                self.block = block;
+                self.at = 0;
+                continue;
+            }
+            // The thread is done: its error, if any, then the end.
+            if let Some(thread) = self.thread.take() {
+                thread
+                    .join()
+                    .map_err(|_| io::Error::other("xz decoder thread failed"))??;
+            }
+            return Ok(0);
         }
+        let pending = self.block.get(self.at..).unwrap_or_default();
+        let n = pending.len().min(buf.len());
+        if let (Some(dst), Some(src)) = (buf.get_mut(..n), pending.get(..n)) {
+            dst.copy_from_slice(src);
+        }
+        self.at = self.at.saturating_add(n);
         Ok(n)
     }
 }
@@ -196,7 +234,7 @@ impl Input {
         } else if magic.starts_with(ZSTD_MAGIC) {
             Box::new(Zstd::new(source)?)
         } else if magic.starts_with(XZ_MAGIC) {
-            Box::new(Xz::spawn(Box::new(source))?)
+            Box::new(Xz::spawn(Box::new(source)))
         } else {
             Box::new(source)
         };
