@@ -80,10 +80,10 @@ fn inflate_all_tiles(bencher: divan::Bencher) {
         for (_, bytes) in maps() {
             let map = MapView::parse(divan::black_box(bytes)).unwrap();
             for layer in map.layers() {
-                if let Layer::Tiles(t) = layer
-                    && let Ok(data) = t.data_into(&mut buf)
-                {
-                    n += data.len();
+                if let Layer::Tiles(t) = layer {
+                    if let Ok(data) = t.data_into(&mut buf) {
+                        n += data.len();
+                    }
                 }
             }
         }

@@ -70,11 +70,11 @@ fn full_decode(bencher: divan::Bencher) {
                 let mut gecko = Reassembler::new(&mut buf);
                 for e in SlippiEventIter::new(bytes) {
                     let e = e.unwrap();
-                    if let Event::MessageSplitter(s) = e
-                        && gecko.push(&s).unwrap()
-                    {
-                        let (_, list) = gecko.message().unwrap();
-                        f(&mut acc, Some(GeckoList::new(list).codes().count() as u32));
+                    if let Event::MessageSplitter(s) = e {
+                        if gecko.push(&s).unwrap() {
+                            let (_, list) = gecko.message().unwrap();
+                            f(&mut acc, Some(GeckoList::new(list).codes().count() as u32));
+                        }
                     }
                     read_all(&e, &mut acc);
                 }

@@ -165,3 +165,48 @@ fn huffman_decode_payloads(bencher: divan::Bencher) {
         n
     });
 }
+
+/// 300 items shaped like libtw2's `delta_300_300` benchmark: item `i` of
+/// type `i / 16 + 1` (0.6 static size), a pseudo-random id and value; with
+/// `changed`, every tenth item's value differs.
+fn items_300(changed: bool) -> Vec<(u16, u16, Vec<i32>)> {
+    let mut x = 0x2545_f491u32;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        x
+    };
+    (0..300u16)
+        .map(|i| {
+            let t = i / 16 + 1;
+            let (id, v) = (next() as u16, next() as i32);
+            let v = if changed && i % 10 == 0 { v ^ 1 } else { v };
+            let len = gamefmt::snapshot::static_size(gamefmt::snapshot::ITEM_SIZES_06, t).unwrap();
+            (t, id, vec![v; len])
+        })
+        .collect()
+}
+
+/// A server tick: build 300 items with a reused `SnapshotBuilder`, then the
+/// delta against the previous snapshot with a reused `DeltaCreator`.
+#[divan::bench(args = [false, true])]
+fn build_and_delta_300(bencher: divan::Bencher, changed: bool) {
+    use gamefmt::snapshot::{DeltaCreator, ITEM_SIZES_06, SnapshotBuilder};
+    let mut b = SnapshotBuilder::new();
+    for (t, id, d) in items_300(false) {
+        b.add(t, id, &d).unwrap();
+    }
+    let from = b.finish();
+    let from = SnapshotView::parse(&from).unwrap();
+    let to = items_300(changed);
+    let mut creator = DeltaCreator::new();
+    bencher.bench_local(|| {
+        b.clear();
+        for (t, id, d) in divan::black_box(&to) {
+            b.add(*t, *id, d).unwrap();
+        }
+        let snap = b.snapshot();
+        creator.create(&from, &snap, ITEM_SIZES_06).unwrap().len()
+    });
+}

@@ -24,9 +24,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut buffers = OwnedBuffers::new();
     let mut rec = Reconstructor::new(buffers.buffers(), header.item_sizes());
     while let Some(chunk) = reader.next() {
-        if let Some(frame) = rec.push(&chunk?)?
-            && frame.keyframe
-        {
+        if let Some(frame) = rec.push(&chunk?)?.filter(|f| f.keyframe) {
             let items = frame.snapshot.item_count();
             println!("  keyframe {}: {items} items", frame.tick);
         }

@@ -37,6 +37,9 @@ pub enum ErrorKind {
     /// The input is a valid container holding an old layout that this crate
     /// recognises but does not decode (e.g. 2007-era Teeworlds maps).
     LegacyLayout,
+    /// A strict parse refused a quirk that the default (lenient) parse reads
+    /// with a [`Warning`](crate::warning::Warning) of this kind.
+    Refused(crate::warning::WarningKind),
 }
 
 /// A decoding error: what went wrong and where.
@@ -80,6 +83,14 @@ impl Error {
     }
 }
 
+/// The error a strict parse reports for a quirk: [`ErrorKind::Refused`] at
+/// the warning's offset.
+impl From<crate::warning::Warning> for Error {
+    fn from(w: crate::warning::Warning) -> Self {
+        Self::new(ErrorKind::Refused(w.kind), w.offset)
+    }
+}
+
 impl fmt::Display for ErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -95,6 +106,7 @@ impl fmt::Display for ErrorKind {
             Self::Decompress => f.write_str("invalid compressed data"),
             Self::Corrupt(what) => write!(f, "corrupt: {what}"),
             Self::LegacyLayout => f.write_str("legacy layout, recognised but not decoded"),
+            Self::Refused(quirk) => write!(f, "refused in strict mode: {quirk}"),
         }
     }
 }

@@ -71,6 +71,7 @@ struct Tables {
     /// 2.5x -> 2.9x libtw2 on the corpus demos against 10 bits.
     lut: [u16; 1 << LUT_BITS],
     /// Longest code, in bits.
+    #[allow(dead_code, reason = "read only by the const assertion below")]
     max_len: u32,
 }
 

@@ -34,10 +34,39 @@
 //! the winners.
 //!
 //! Shared primitives: [`error`] (one small `Copy` error with a byte offset),
-//! [`bytes`] (a bounds-checked cursor), [`varint`] (the Teeworlds packed
-//! int), [`huffman`] (the Teeworlds Huffman code), `i32string` (names
+//! [`warning`] (the quirks read past), [`bytes`] (a bounds-checked
+//! cursor), [`varint`] (the Teeworlds packed int), [`huffman`] (the
+//! Teeworlds Huffman code), `i32string` (names
 //! stored as ints in map and snapshot items), [`Protocol`] (the Teeworlds
 //! 0.6/DDNet or 0.7 numbering of messages and snapshot objects).
+//!
+//! # Compatibility policy
+//!
+//! By default the decoders read what the engines that play these files
+//! read — Teeworlds 0.6/0.7, DDNet and the mods built on them; for Slippi,
+//! slippi-js — and report every oddity as a [`Warning`] to a sink the
+//! caller passes (`parse_with`; any [`Warn`]: a closure, `()`, a
+//! [`Warnings`], a `Vec`), never as a refusal. Warnings are found while
+//! validating, not on per-record paths, and the sink is generic: ignoring
+//! them costs nothing. `parse_strict` turns them into errors
+//! ([`ErrorKind::Refused`]) where current DDNet refuses the file or the
+//! data (DDNet 28baa427, 2026-08, `src/engine/shared/datafile.cpp` and
+//! `src/engine/shared/map.cpp`); for Slippi, strict refuses every quirk.
+//! The CLI's `--strict` is the same switch.
+//!
+//! | quirk | warning | read by default as | accepted by | refused by (= strict) |
+//! |---|---|---|---|---|
+//! | v4 data item declared 0 bytes long, its zlib stream inflating to nothing (stock 0.6 editor, empty quad layers) | [`EmptyDataItem`](WarningKind::EmptyDataItem) | an empty item | Teeworlds 0.6/0.7, DDNet (file opens since e3d028bd, 2025-05) | DDNet declines that one item: strict `decompress` fails, the file opens |
+//! | two items of one type with the same id (type 0xFFFF excepted) | [`DuplicateItemId`](WarningKind::DuplicateItemId) | both items; lookups by id take the first in file order | Teeworlds 0.6/0.7, DDNet before 2025-03, mods | DDNet since 4de2f4f6 (2025-03): the whole file |
+//! | 2010-era DDRace switch layer, 2 bytes a tile | [`OldSwitchLayout`](WarningKind::OldSwitchLayout) | today's switch tiles (number, type; flags and delay 0), as DDNet's converter did | DDNet's 2010 editor (converted), twmap | DDNet ("tile data is truncated"): strict `data_into` fails, the map opens |
+//! | 2010-era DDRace speedup layer, 4 bytes a tile | [`OldSpeedupLayout`](WarningKind::OldSpeedupLayout) | today's speedup tiles (force, type, angle; max speed 0) | twmap | DDNet ("tile data is truncated"): strict `data_into` fails |
+//! | a rule only current DDNet's map loader has (a layer in two groups, a tile layer under 2 × 2 or named in invalid UTF-8, a design colour outside 0..=255, no game layer, a tile data item shared or out of range, a physics layer smaller than the game layer) | [`DdnetRule`](WarningKind::DdnetRule) | the map as it is | Teeworlds 0.6/0.7, older DDNet | DDNet's `CMap::Load`: the map |
+//! | tile data with a skip or padding byte set (not TW0.7 run-length), speedup padding set | none (found only when read) | the tiles as stored | Teeworlds | DDNet on load of that data: strict `data_into` fails |
+//! | Slippi command with payload size 0 in Event Payloads | [`ZeroSizeEvent`](WarningKind::ZeroSizeEvent) | events of that command are the command byte alone; the stream goes on | slippi-js | strict `SlippiView::parse_strict` |
+//!
+//! Other tolerances are no quirk and give no warning, as every engine
+//! reads them: old v4 writers' `size`/`swaplen` fields, duplicate 0xFFFF
+//! items, DDRace-era tilemaps with a prefix of the physics indices.
 //!
 //! # Features
 //!
@@ -107,10 +136,12 @@ pub mod stream;
 #[cfg(feature = "teehistorian")]
 pub mod teehistorian;
 pub mod varint;
+pub mod warning;
 
 pub use error::{Error, ErrorKind, Result};
 pub use format::Format;
 pub use protocol::Protocol;
+pub use warning::{Warn, Warning, WarningKind, Warnings};
 
 /// `heapless`, whose `Vec` holds the per-frame lists of
 /// [`slippi::Frame`].

@@ -55,7 +55,7 @@ pub fn decode(src: &[u8]) -> Result<(i32, usize)> {
             shift = shift.wrapping_add(7);
         }
     }
-    Ok(((magnitude ^ sign.wrapping_neg()).cast_signed(), len))
+    Ok(((magnitude ^ sign.wrapping_neg()) as i32, len))
 }
 
 /// Decodes a packed int that fits in one byte, by table: the value
@@ -100,7 +100,7 @@ pub(crate) fn decode_up_to_two_bytes(first: u8, second: u8) -> (i32, usize, bool
     // The second byte's seven bits count only when the first goes on.
     let high = (u32::from(second & 0x7F) << 6) & u32::from(two).wrapping_neg();
     let sign = u32::from(first & SIGN != 0).wrapping_neg();
-    let value = ((u32::from(first & 0x3F) | high) ^ sign).cast_signed();
+    let value = ((u32::from(first & 0x3F) | high) ^ sign) as i32;
     (value, 1usize.wrapping_add(usize::from(two)), ends)
 }
 
@@ -109,7 +109,7 @@ pub(crate) fn decode_up_to_two_bytes(first: u8, second: u8) -> (i32, usize, bool
 pub fn encode(value: i32, out: &mut [u8; MAX_LEN]) -> usize {
     let sign = if value < 0 { SIGN } else { 0 };
     // For negative values the magnitude is !v, which is non-negative.
-    let mut magnitude = (if value < 0 { !value } else { value }).cast_unsigned();
+    let mut magnitude = (if value < 0 { !value } else { value }) as u32;
     let mut len = 0usize;
     let mut byte = sign | (magnitude & 0x3F) as u8;
     magnitude >>= 6;
@@ -296,7 +296,7 @@ mod tests {
             x ^= x << 13;
             x ^= x >> 17;
             x ^= x << 5;
-            let v = x.cast_signed() >> (x % 31);
+            let v = (x as i32) >> (x % 31);
             let mut buf = [0u8; MAX_LEN];
             let len = encode(v, &mut buf);
             assert_eq!(decode(&buf[..len]), Ok((v, len)));

@@ -36,6 +36,11 @@ fn inspect_json_reports_the_seven_facts() {
     // no groups.
     let map = v.as_object_mut().unwrap().remove("map").unwrap();
     assert_eq!(map["groups"], 0);
+    // The sample has no group, so no game layer, which only current DDNet
+    // refuses (tests/compat.rs tests the warnings).
+    let warnings = v.as_object_mut().unwrap().remove("warnings").unwrap();
+    assert_eq!(warnings[0]["kind"], "ddnet_rule");
+    assert_eq!(warnings.as_array().map(Vec::len), Some(1));
     assert_eq!(
         v,
         serde_json::json!({

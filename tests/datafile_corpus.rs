@@ -15,8 +15,7 @@ use gamefmt::ErrorKind;
 use gamefmt::datafile::{DatafileView, ITEMTYPE_EX, UUID_AUTOMAPPER_CONFIG};
 
 /// `"datafile v4, 39 items/36 data"` notes from SOURCES.md, by file name.
-fn sources_counts(corpus: &std::path::Path) -> Vec<(String, usize, usize)> {
-    let text = std::fs::read_to_string(corpus.join("teeworlds/SOURCES.md")).unwrap();
+fn sources_counts(text: &str) -> Vec<(String, usize, usize)> {
     let mut out = Vec::new();
     for line in text.lines() {
         let cols: Vec<&str> = line.split('|').map(str::trim).collect();
@@ -41,10 +40,14 @@ fn sources_counts(corpus: &std::path::Path) -> Vec<(String, usize, usize)> {
 
 #[test]
 fn corpus_maps_match_sources_counts() {
-    let Some(corpus) = common::corpus_dir("corpus_maps_match_sources_counts") else {
+    let test = "corpus_maps_match_sources_counts";
+    let (Some(corpus), Some(sources)) = (
+        common::corpus_dir(test),
+        common::corpus_text(test, "teeworlds/SOURCES.md"),
+    ) else {
         return;
     };
-    let counts = sources_counts(&corpus);
+    let counts = sources_counts(&sources);
     assert!(
         counts.len() >= 50,
         "parsed only {} SOURCES.md rows",
@@ -135,10 +138,13 @@ fn old_v4_size_quirk_is_accepted() {
 #[test]
 fn cli_inspect_json_matches_expected_facts() {
     use std::process::Command;
-    let Some(corpus) = common::corpus_dir("cli_inspect_json_matches_expected_facts") else {
+    let test = "cli_inspect_json_matches_expected_facts";
+    let (Some(corpus), Some(expected)) = (
+        common::corpus_dir(test),
+        common::corpus_text(test, "teeworlds/maps.expected.jsonl"),
+    ) else {
         return;
     };
-    let expected = std::fs::read_to_string(corpus.join("teeworlds/maps.expected.jsonl")).unwrap();
     let mut checked = 0;
     for line in expected.lines() {
         let want: serde_json::Value = serde_json::from_str(line).unwrap();

@@ -250,10 +250,16 @@ fn writer_refuses_duplicates_and_empty_v3_data() {
     w.add_data(&[]);
     assert!(w.finish(WriteVersion::V3).is_err());
     let v4 = w.finish(WriteVersion::V4).unwrap();
-    let view = DatafileView::parse(&v4).unwrap();
+    // Declared size 0: refused as DDNet does by a strict view, read as
+    // empty by default (issue 15; tests/compat.rs).
+    let view = DatafileView::parse_strict(&v4).unwrap();
     assert_eq!(
         view.decompress(0).unwrap_err().kind,
-        ErrorKind::Decompress,
+        ErrorKind::Refused(gamefmt::WarningKind::EmptyDataItem { index: 0 }),
         "declared size 0"
+    );
+    assert_eq!(
+        DatafileView::parse(&v4).unwrap().decompress(0).unwrap(),
+        b""
     );
 }

@@ -21,20 +21,23 @@ fn gamefmt(args: &[&str], file: &Path) -> Output {
         .unwrap()
 }
 
-fn expected(dir: &Path) -> Vec<serde_json::Value> {
-    std::fs::read_to_string(dir.join("teeworlds/demos.expected.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+/// `demos.expected.jsonl`; `None` (after a SKIPPED line) without it.
+fn expected(test: &str) -> Option<Vec<serde_json::Value>> {
+    let text = common::corpus_text(test, "teeworlds/demos.expected.jsonl")?;
+    Some(
+        text.lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect(),
+    )
 }
 
 #[test]
 fn dump_lines_match_expected_counts() {
-    let Some(dir) = common::corpus_dir("dump_lines_match_expected_counts") else {
+    let test = "dump_lines_match_expected_counts";
+    let (Some(dir), Some(expected)) = (common::corpus_dir(test), expected(test)) else {
         return;
     };
-    for want in expected(&dir) {
+    for want in expected {
         let file = dir
             .join("teeworlds/demos")
             .join(want["file"].as_str().unwrap());

@@ -78,7 +78,7 @@ fn random_round_trips() {
                 x ^= x >> 17;
                 x ^= x << 5;
                 // Mostly small values, like packed ints.
-                if x.is_multiple_of(3) {
+                if x % 3 == 0 {
                     (x >> 8) as u8
                 } else {
                     (x >> 8) as u8 & 7
@@ -91,7 +91,7 @@ fn random_round_trips() {
         // A strict prefix fails, or (when the bits at the cut happen to
         // start the end symbol and its missing tail is zeros, which DDNet
         // accepts) decodes to a prefix of the data.
-        if round.is_multiple_of(50) {
+        if round % 50 == 0 {
             let mut accepted = 0;
             for cut in 0..packed.len() {
                 match decode(&packed[..cut], &mut out) {

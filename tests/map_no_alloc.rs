@@ -110,3 +110,36 @@ fn corpus_maps_allocate_nothing() {
         assert!(points > 100, "{points} points");
     }
 }
+
+/// Warnings into a `heapless::Vec` and the strict parse allocate nothing.
+#[test]
+fn warnings_and_strict_parse_allocate_nothing() {
+    let check = |bytes: &[u8]| {
+        let mut warnings = gamefmt::warning::Warnings::<8>::new();
+        let ((lenient, strict), allocs) = allocations_during(|| {
+            (
+                MapView::parse_with(bytes, &mut warnings).is_ok(),
+                MapView::parse_strict(bytes).is_ok(),
+            )
+        });
+        assert_eq!(allocs, 0);
+        (lenient, strict, warnings.as_slice().len())
+    };
+    // The sample has no game layer: a warning, a strict refusal.
+    assert_eq!(check(SAMPLE), (true, false, 1));
+    let Some(maps) = common::corpus_files(
+        "warnings_and_strict_parse_allocate_nothing",
+        "teeworlds/maps",
+        ".map",
+    ) else {
+        return;
+    };
+    let warned = maps.iter().filter(|(_, b)| check(b).2 > 0).count();
+    if maps
+        .iter()
+        .any(|(n, _)| n == "ddnet-map-lib__tests__TestOut.map")
+    {
+        // Test.map (old switch layer) and HeyTux2Saved (no game layer).
+        assert_eq!(warned, 2);
+    }
+}

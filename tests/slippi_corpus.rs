@@ -25,8 +25,7 @@ type Row = HashMap<String, String>;
 
 /// `expected.tsv`, one map per file name. `None` when the corpus is absent.
 fn expected(test: &str) -> Option<BTreeMap<String, Row>> {
-    let dir = common::corpus_dir(test)?.join("slippi");
-    let text = std::fs::read_to_string(dir.join("expected.tsv")).unwrap();
+    let text = common::corpus_text(test, "slippi/expected.tsv")?;
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next().unwrap().split('\t').collect();
     let mut out = BTreeMap::new();

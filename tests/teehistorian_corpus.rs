@@ -58,8 +58,7 @@ fn message<'r>(item: Result<Item<'r>, ReadError>) -> Result<Record<'r>, ReadErro
 /// The corpus files with their expected facts (by file name).
 fn corpus(test: &str) -> Option<Vec<(String, Vec<u8>, Value)>> {
     let files = common::corpus_files(test, SUB, ".teehistorian")?;
-    let dir = common::corpus_dir(test)?;
-    let text = std::fs::read_to_string(dir.join("teeworlds/teehistorian.expected.jsonl")).unwrap();
+    let text = common::corpus_text(test, "teeworlds/teehistorian.expected.jsonl")?;
     let mut expected: BTreeMap<String, Value> = text
         .lines()
         .filter(|l| !l.trim().is_empty())

@@ -34,6 +34,8 @@ mod view;
 #[cfg(feature = "alloc")]
 mod writer;
 
+#[cfg(feature = "map")]
+pub(crate) use view::IdSet;
 pub use view::{DatafileView, Item, ItemTypeEntry, Items};
 #[cfg(feature = "alloc")]
 pub use writer::{DatafileWriter, WriteVersion};

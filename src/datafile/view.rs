@@ -10,6 +10,7 @@ use super::raw::{HEADER_LEN, Header, ItemHeader, ItemType};
 use super::{ITEMTYPE_EX, data_string};
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::{DATAFILE_MAGIC, DATAFILE_MAGIC_SWAPPED};
+use crate::warning::{Warn, Warning, WarningKind, report};
 
 /// Highest number of item types a datafile may declare (DDNet's limit).
 const MAX_ITEM_TYPES: u64 = 65_536;
@@ -29,6 +30,7 @@ pub struct DatafileView<'a> {
     items: &'a [u8],
     data_start: usize,
     data: &'a [u8],
+    strict: bool,
 }
 
 /// One item: a type, an id and little-endian ints borrowed from the file.
@@ -47,7 +49,8 @@ impl<'a> Item<'a> {
         self.type_id
     }
 
-    /// The item's id, unique within its type.
+    /// The item's id, unique within its type (except in files with the
+    /// [`DuplicateItemId`](WarningKind::DuplicateItemId) quirk).
     #[must_use]
     pub const fn id(&self) -> u16 {
         self.id
@@ -127,11 +130,16 @@ fn check_offsets(offsets: &[I32], section_len: usize, table_at: usize) -> Result
 }
 
 /// A set of 16-bit ids on the stack (8 KiB), for the uniqueness checks.
-struct IdSet([u64; 1024]);
+pub(crate) struct IdSet([u64; 1024]);
 
 impl IdSet {
+    /// An empty set.
+    pub(crate) const fn new() -> Self {
+        Self([0; 1024])
+    }
+
     /// Inserts `id`; returns false if it was present.
-    fn insert(&mut self, id: u16) -> bool {
+    pub(crate) fn insert(&mut self, id: u16) -> bool {
         let (word, bit) = (usize::from(id >> 6), 1u64 << (id & 63));
         match self.0.get_mut(word) {
             Some(w) if *w & bit == 0 => {
@@ -150,17 +158,47 @@ impl IdSet {
 }
 
 impl<'a> DatafileView<'a> {
-    /// Validates `file` as a version 3 or 4 datafile and returns a view of it.
+    /// Validates `file` as a version 3 or 4 datafile and returns a view of
+    /// it, reading the quirks engines accept (warnings are dropped; see
+    /// [`parse_with`](Self::parse_with)).
     ///
     /// Applies every structural rule DDNet checks when it opens a map: the
     /// magic and version, non-negative counts, the exact file length, the
     /// `size`/`swaplen` fields (accepting the old-v4 writers that left the
     /// data size table out of them), a consistent item type table, increasing
-    /// item and data offsets, and per item a size matching its offsets, the
-    /// type of its table entry and an id unique within its type (duplicates
-    /// are tolerated for type 0xFFFF). Work is proportional to the file's
-    /// real size, never to a count it claims.
+    /// item and data offsets, and per item a size matching its offsets and
+    /// the type of its table entry. Work is proportional to the file's real
+    /// size, never to a count it claims.
     pub fn parse(file: &'a [u8]) -> Result<Self> {
+        Self::parse_with(file, &mut ())
+    }
+
+    /// [`parse`](Self::parse), reporting each quirk to `warn`:
+    /// [`DuplicateItemId`](WarningKind::DuplicateItemId) for two items of
+    /// one type with the same id (type 0xFFFF excepted: DDNet tools wrote
+    /// many such duplicates), [`EmptyDataItem`](WarningKind::EmptyDataItem)
+    /// for each version 4 data item declared 0 bytes long.
+    pub fn parse_with<W: Warn + ?Sized>(file: &'a [u8], warn: &mut W) -> Result<Self> {
+        Self::parse_mode(file, false, warn)
+    }
+
+    /// Validates `file` as current DDNet does: a duplicate item id within a
+    /// type refuses the file (DDNet since 4de2f4f6, 2025-03), and a version
+    /// 4 data item declared 0 bytes long fails when it is read (DDNet since
+    /// e3d028bd, 2025-05, opens the file and declines that one item; see
+    /// `CDataFileReader` in `src/engine/shared/datafile.cpp` at 28baa427).
+    /// The errors are [`ErrorKind::Refused`].
+    pub fn parse_strict(file: &'a [u8]) -> Result<Self> {
+        Self::parse_mode(file, true, &mut ())
+    }
+
+    /// Whether this view was made by [`parse_strict`](Self::parse_strict).
+    #[must_use]
+    pub const fn is_strict(&self) -> bool {
+        self.strict
+    }
+
+    fn parse_mode<W: Warn + ?Sized>(file: &'a [u8], strict: bool, warn: &mut W) -> Result<Self> {
         let Some(magic) = file.get(..4) else {
             return Err(Error::truncated(file.len()));
         };
@@ -261,9 +299,14 @@ impl<'a> DatafileView<'a> {
         check_offsets(item_offsets, items.len(), item_offsets_at)?;
         check_offsets(data_offsets, data.len(), data_offsets_at)?;
         for (i, s) in data_sizes.iter().enumerate() {
+            let at = data_sizes_at.saturating_add(i.saturating_mul(4));
             if s.get() < 0 {
-                let at = data_sizes_at.saturating_add(i.saturating_mul(4));
                 return Err(Error::corrupt("negative data size", at));
+            }
+            if s.get() == 0 && !strict {
+                let offset = data_offsets.get(i).map_or(0, |o| o.get());
+                let at = data_start.saturating_add(usize::try_from(offset).unwrap_or(0));
+                warn.warn(Warning::new(WarningKind::EmptyDataItem { index: i }, at));
             }
         }
 
@@ -278,15 +321,16 @@ impl<'a> DatafileView<'a> {
             items,
             data_start,
             data,
+            strict,
         };
-        view.check_items()?;
+        view.check_items(warn)?;
         Ok(view)
     }
 
     /// Checks the item type table and every item against it.
-    fn check_items(&self) -> Result<()> {
-        let mut types_seen = IdSet([0; 1024]);
-        let mut ids = IdSet([0; 1024]);
+    fn check_items<W: Warn + ?Sized>(&self, warn: &mut W) -> Result<()> {
+        let mut types_seen = IdSet::new();
+        let mut ids = IdSet::new();
         let mut running = 0usize;
         for (t, entry) in self.item_types.iter().enumerate() {
             let at = HEADER_LEN.saturating_add(t.saturating_mul(12));
@@ -324,10 +368,11 @@ impl<'a> DatafileView<'a> {
                     ));
                 }
                 if !ids.insert(item.id) && type_id != ITEMTYPE_EX {
-                    return Err(Error::corrupt(
-                        "duplicate item id within a type",
-                        item.offset,
-                    ));
+                    let kind = WarningKind::DuplicateItemId {
+                        type_id,
+                        id: item.id,
+                    };
+                    report(warn, self.strict, Warning::new(kind, item.offset))?;
                 }
             }
             for index in running..end {
@@ -364,7 +409,7 @@ impl<'a> DatafileView<'a> {
         }
         let data = <[I32]>::ref_from_bytes(rest)
             .map_err(|_| Error::corrupt("item size not a multiple of 4", at.saturating_add(4)))?;
-        let v = head.type_and_id.get().cast_unsigned();
+        let v = head.type_and_id.get() as u32;
         Ok(Item {
             type_id: (v >> 16) as u16,
             id: (v & 0xFFFF) as u16,
@@ -453,7 +498,8 @@ impl<'a> DatafileView<'a> {
         }
     }
 
-    /// The item with this type and id.
+    /// The item with this type and id; the first in file order when the
+    /// file has the [`DuplicateItemId`](WarningKind::DuplicateItemId) quirk.
     #[must_use]
     pub fn find_item(&self, type_id: u16, id: u16) -> Option<Item<'a>> {
         self.items_of_type(type_id).find(|i| i.id == id)
@@ -530,8 +576,11 @@ impl<'a> DatafileView<'a> {
     /// `out` must hold [`data_size`](Self::data_size) bytes, otherwise the
     /// error is [`ErrorKind::BufferTooSmall`] with that size. The zlib stream
     /// is never inflated past the declared size: a stream that would produce
-    /// more, or less, is an [`ErrorKind::Decompress`] error, as is a declared
-    /// size of 0 (DDNet refuses to load such items). Version 3 data is copied.
+    /// more, or less, is an [`ErrorKind::Decompress`] error. A declared size
+    /// of 0 ([`EmptyDataItem`](WarningKind::EmptyDataItem)) reads as empty
+    /// when its stream inflates to nothing, and is
+    /// [`ErrorKind::Refused`] in a strict view (DDNet declines to load such
+    /// items). Version 3 data is copied.
     pub fn decompress_into<'o>(&self, index: usize, out: &'o mut [u8]) -> Result<&'o [u8]> {
         let (raw, at) = match (self.data_raw(index), self.data_offset(index)) {
             (Some(raw), Some(at)) => (raw, at),
@@ -544,6 +593,12 @@ impl<'a> DatafileView<'a> {
         if self.version == 3 {
             dst.copy_from_slice(raw);
             return Ok(dst);
+        }
+        if size == 0 && self.strict {
+            return Err(Error::from(Warning::new(
+                WarningKind::EmptyDataItem { index },
+                at,
+            )));
         }
         inflate_exact(raw, dst).map_err(|e| e.shifted(at))?;
         Ok(dst)
@@ -575,13 +630,11 @@ impl<'a> DatafileView<'a> {
     }
 }
 
-/// Inflates the zlib stream `src` into exactly `dst.len()` bytes.
+/// Inflates the zlib stream `src` into exactly `dst.len()` bytes (for an
+/// empty `dst`: checks that the stream is complete and inflates to nothing).
 fn inflate_exact(src: &[u8], dst: &mut [u8]) -> Result<()> {
     use miniz_oxide::inflate::TINFLStatus;
     use miniz_oxide::inflate::core::{DecompressorOxide, decompress, inflate_flags};
-    if dst.is_empty() {
-        return Err(Error::new(ErrorKind::Decompress, 0));
-    }
     let mut state = DecompressorOxide::new();
     let flags = inflate_flags::TINFL_FLAG_PARSE_ZLIB_HEADER
         | inflate_flags::TINFL_FLAG_USING_NON_WRAPPING_OUTPUT_BUF;

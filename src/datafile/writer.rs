@@ -56,6 +56,13 @@ impl DatafileWriter {
         if type_id != ITEMTYPE_EX && self.items.iter().any(|(t, i, _)| *t == type_id && *i == id) {
             return Err(Error::corrupt("duplicate item (type, id)", 0));
         }
+        self.add_duplicate_item(type_id, id, data)
+    }
+
+    /// Adds an item even if one with this type and id exists already: the
+    /// [`DuplicateItemId`](crate::WarningKind::DuplicateItemId) quirk of
+    /// some real maps, for tests of readers.
+    pub fn add_duplicate_item(&mut self, type_id: u16, id: u16, data: &[i32]) -> Result<()> {
         if data.len() > (i32::MAX as usize) / 4 {
             return Err(Error::new(ErrorKind::OutOfBounds, 0));
         }
@@ -205,7 +212,7 @@ impl DatafileWriter {
         }
         for &i in &order {
             if let Some((t, id, data)) = self.items.get(i) {
-                put(((u32::from(*t) << 16) | u32::from(*id)).cast_signed());
+                put(((u32::from(*t) << 16) | u32::from(*id)) as i32);
                 put(int(data.len().saturating_mul(4))?);
                 data.iter().for_each(|&v| put(v));
             }

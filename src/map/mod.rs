@@ -44,12 +44,14 @@
 //! ```
 
 mod automapper;
+mod ddnet_rules;
 mod envelope;
 mod field;
 mod group;
 mod image;
 mod info;
 mod layer;
+mod old_layouts;
 mod quads;
 pub mod raw;
 mod sound;

@@ -6,6 +6,7 @@ use zerocopy::little_endian::I32;
 use zerocopy::{FromBytes, Immutable, KnownLayout};
 
 use super::field::{index, int, require_len};
+use super::old_layouts::{OldLayout, convert};
 use super::raw::{SpeedupTile, SwitchTile, TILE_SIZE, TeleTile, Tile, TuneTile};
 use super::{
     TILESLAYERFLAG_FRONT, TILESLAYERFLAG_GAME, TILESLAYERFLAG_SPEEDUP, TILESLAYERFLAG_SWITCH,
@@ -14,6 +15,7 @@ use super::{
 use crate::datafile::{DatafileView, Item};
 use crate::error::{Error, ErrorKind, Result};
 use crate::i32string::I32String;
+use crate::warning::{Warning, WarningKind};
 
 /// Ints of a tilemap version 2 item (head included).
 const TILEMAP_V2_INTS: usize = 15;
@@ -196,11 +198,12 @@ impl<'a> TileLayer<'a> {
             ));
         }
         let kind = TileKind::from_flags(flags);
-        if let Some(slot) = kind.physics_slot()
-            && physics_base(version)
+        let lacks_index = kind.physics_slot().is_some_and(|slot| {
+            physics_base(version)
                 .checked_add(slot)
                 .is_none_or(|i| i >= d.len())
-        {
+        });
+        if lacks_index {
             return Err(Error::corrupt(
                 "physics tile layer lacks its data index",
                 item.offset(),
@@ -320,6 +323,39 @@ impl<'a> TileLayer<'a> {
         self.item.data().get(known..).unwrap_or_default()
     }
 
+    /// Whether this switch or speedup layer stores its tiles in the
+    /// 2010-era DDRace layout (2 or 4 bytes a tile: its data item holds
+    /// exactly width × height tiles of that size).
+    /// [`data_into`](Self::data_into) converts them into today's tiles; see
+    /// [`OldSwitchLayout`](crate::WarningKind::OldSwitchLayout) and
+    /// [`OldSpeedupLayout`](crate::WarningKind::OldSpeedupLayout).
+    #[must_use]
+    pub fn is_old_layout(&self) -> bool {
+        self.old_layout().is_some()
+    }
+
+    /// The warning for an old layout (see [`is_old_layout`](Self::is_old_layout)).
+    pub(super) fn old_layout_warning(&self) -> Option<Warning> {
+        self.old_layout()
+            .map(|layout| Warning::new(layout.warning(), self.item.offset()))
+    }
+
+    /// The 2010-era layout this layer's data is stored in, if any.
+    fn old_layout(&self) -> Option<OldLayout> {
+        let layout = match self.kind() {
+            TileKind::Switch => OldLayout::Switch,
+            TileKind::Speedup => OldLayout::Speedup,
+            _ => return None,
+        };
+        if self.version() >= 4 {
+            return None;
+        }
+        let data = index(self.data_index()).filter(|&i| i < self.df.data_count())?;
+        let declared = self.df.data_size(data)?;
+        let old_len = self.tile_count()?.checked_mul(layout.old_size())?;
+        (declared == old_len && declared > 0).then_some(layout)
+    }
+
     /// Number of tiles: width × height (`None` on overflow).
     #[must_use]
     pub fn tile_count(&self) -> Option<usize> {
@@ -339,7 +375,10 @@ impl<'a> TileLayer<'a> {
 
     /// Inflates this layer's own tiles into `buf` and returns them typed by
     /// kind, exactly width × height of them, row by row. TW0.7 run-length
-    /// packed tiles (version 4) are expanded in `buf`.
+    /// packed tiles (version 4) are expanded in `buf`, and 2010-era switch
+    /// and speedup tiles ([`is_old_layout`](Self::is_old_layout)) converted
+    /// into today's ([`ErrorKind::Refused`] in a strict view, as current
+    /// DDNet refuses them).
     ///
     /// `buf` must hold [`buffer_len`](Self::buffer_len) bytes
     /// ([`ErrorKind::BufferTooSmall`] otherwise).
@@ -351,8 +390,60 @@ impl<'a> TileLayer<'a> {
                 self.item.offset(),
             ));
         }
+        if let Some(layout) = self.old_layout() {
+            if self.df.is_strict() {
+                return Err(Error::from(Warning::new(
+                    layout.warning(),
+                    self.item.offset(),
+                )));
+            }
+            return TileData::from_bytes(kind, self.read_old(layout, buf)?);
+        }
         let bytes = self.read(self.data_index(), kind.element_size(), buf)?;
-        TileData::from_bytes(kind, bytes)
+        let data = TileData::from_bytes(kind, bytes)?;
+        if self.df.is_strict() && self.version() < 4 {
+            self.check_padding(&data)?;
+        }
+        Ok(data)
+    }
+
+    /// DDNet's data rule (`ValidateAndUnpackTilesLayerData`, 28baa427): no
+    /// skip or padding byte set in tiles stored unpacked, no padding byte
+    /// set in speedup tiles.
+    fn check_padding(&self, data: &TileData<'_>) -> Result<()> {
+        let rule = match data {
+            TileData::Tiles(t) if t.iter().any(|t| t.skip != 0 || t.reserved != 0) => {
+                "tile data has a skip or padding byte set"
+            }
+            TileData::Speedup(t) if t.iter().any(|t| t.reserved != 0) => {
+                "speedup tile data has a padding byte set"
+            }
+            _ => return Ok(()),
+        };
+        let at = index(self.data_index())
+            .and_then(|i| self.df.data_offset(i))
+            .unwrap_or(0);
+        Err(Error::from(Warning::new(
+            WarningKind::DdnetRule { rule },
+            at,
+        )))
+    }
+
+    /// Inflates old-layout tiles into the tail of `buf` and converts them.
+    fn read_old<'b>(&self, layout: OldLayout, buf: &'b mut [u8]) -> Result<&'b [u8]> {
+        let kind = self.kind();
+        let needed = self.needed(kind.element_size())?;
+        let data = self.data_item(self.data_index())?;
+        let declared = self.df.data_size(data).unwrap_or(0);
+        let at = self.df.data_offset(data).unwrap_or(0);
+        let Some(out) = buf.get_mut(..needed) else {
+            return Err(Error::new(ErrorKind::BufferTooSmall { needed }, at));
+        };
+        let packed_at = needed.saturating_sub(declared);
+        self.df
+            .decompress_into(data, out.get_mut(packed_at..).unwrap_or_default())?;
+        convert(layout, out, packed_at).map_err(|e| e.shifted(at))?;
+        Ok(out)
     }
 
     /// Inflates the layer's [`Tile`] grid (for physics layers: the grid of
@@ -378,7 +469,7 @@ impl<'a> TileLayer<'a> {
         if self.df.version() == 4 && declared > stored.saturating_mul(1032).saturating_add(64) {
             return Err(Error::new(ErrorKind::Decompress, at));
         }
-        if len > declared.saturating_mul(expand) {
+        if len > declared.saturating_mul(expand) && !self.is_old_layout() {
             return Err(Error::corrupt("tile data too short for width * height", at));
         }
         let mut bytes = alloc::vec![0u8; len];
@@ -429,7 +520,7 @@ impl<'a> TileLayer<'a> {
         let declared = self.df.data_size(data).unwrap_or(0);
         let at = self.df.data_offset(data).unwrap_or(0);
         if self.version() >= 4 {
-            if !declared.is_multiple_of(TILE_SIZE) || declared > needed {
+            if declared % TILE_SIZE != 0 || declared > needed {
                 return Err(Error::corrupt(
                     "run-length tile data larger than the layer",
                     at,

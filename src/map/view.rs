@@ -16,6 +16,7 @@ use super::{
 };
 use crate::datafile::{DatafileView, ITEMTYPE_EX, UUID_AUTOMAPPER_CONFIG, UUID_ENVPOINTS_BEZIER};
 use crate::error::{Error, ErrorKind, Result};
+use crate::warning::Warn;
 
 /// A Teeworlds/DDNet map, validated once by [`MapView::parse`] and then read
 /// in place.
@@ -37,12 +38,30 @@ pub struct MapView<'a> {
 }
 
 impl<'a> MapView<'a> {
-    /// Parses `file` as a datafile and validates it as a map.
+    /// Parses `file` as a datafile and validates it as a map, reading the
+    /// quirks engines accept (warnings are dropped; see
+    /// [`parse_with`](Self::parse_with)).
     pub fn parse(file: &'a [u8]) -> Result<Self> {
         Self::new(DatafileView::parse(file)?)
     }
 
-    /// Validates a datafile as a map.
+    /// [`parse`](Self::parse), reporting each quirk of the datafile (see
+    /// [`DatafileView::parse_with`]) and of the map (2010-era switch and
+    /// speedup layers) to `warn`.
+    pub fn parse_with<W: Warn + ?Sized>(file: &'a [u8], warn: &mut W) -> Result<Self> {
+        Self::new_with(DatafileView::parse_with(file, warn)?, warn)
+    }
+
+    /// Parses and validates `file` as current DDNet does; see
+    /// [`DatafileView::parse_strict`]. Old switch and speedup layers then
+    /// fail when their tiles are read, as in DDNet.
+    pub fn parse_strict(file: &'a [u8]) -> Result<Self> {
+        Self::new(DatafileView::parse_strict(file)?)
+    }
+
+    /// Validates a datafile as a map, reading what Teeworlds reads; the
+    /// rules current DDNet adds are warnings (or, for a strict `df`,
+    /// errors): see [`WarningKind::DdnetRule`](crate::WarningKind::DdnetRule).
     ///
     /// Checks the VERSION item (present, value 1), the minimum size of every
     /// known item for its version, that groups reference existing layers,
@@ -53,7 +72,15 @@ impl<'a> MapView<'a> {
     ///
     /// A 2007-era map (no VERSION item, its own item types above 0x8000)
     /// fails with [`ErrorKind::LegacyLayout`]; see [`is_legacy`](Self::is_legacy).
+    ///
+    /// The view is strict when `df` is.
     pub fn new(df: DatafileView<'a>) -> Result<Self> {
+        Self::new_with(df, &mut ())
+    }
+
+    /// [`new`](Self::new), reporting the map's quirks to `warn` (unless `df`
+    /// is strict).
+    pub fn new_with<W: Warn + ?Sized>(df: DatafileView<'a>, warn: &mut W) -> Result<Self> {
         let Some(version_item) = df.find_item(ITEM_VERSION, 0) else {
             if Self::is_legacy(&df) {
                 return Err(Error::new(ErrorKind::LegacyLayout, 0));
@@ -87,6 +114,12 @@ impl<'a> MapView<'a> {
         let layers = ItemRange::of(&df, ITEM_LAYER);
         for item in df.items_of_type(ITEM_LAYER) {
             Layer::check(&item)?;
+            let old = Layer::new(df, item)
+                .as_tiles()
+                .and_then(|t| t.old_layout_warning());
+            if let (Some(warning), false) = (old, df.is_strict()) {
+                warn.warn(warning);
+            }
         }
         for item in df.items_of_type(ITEM_GROUP) {
             Group::check(&item, layers.count)?;
@@ -99,7 +132,7 @@ impl<'a> MapView<'a> {
             .items_of_uuid(&UUID_ENVPOINTS_BEZIER)
             .next()
             .map_or(&[][..], |i| i.data());
-        Ok(Self {
+        let map = Self {
             df,
             version,
             images: ItemRange::of(&df, ITEM_IMAGE),
@@ -108,7 +141,15 @@ impl<'a> MapView<'a> {
             layers,
             sounds: ItemRange::of(&df, ITEM_SOUND),
             env_points: EnvPointTable::new(env_points, env_point_ints, env_beziers),
-        })
+        };
+        super::ddnet_rules::check(
+            || map.groups(),
+            |i| map.layer(i),
+            df.data_count(),
+            df.is_strict(),
+            warn,
+        )?;
+        Ok(map)
     }
 
     /// Whether `df` has the 2007-era map layout: no VERSION item, and item

@@ -120,7 +120,7 @@ impl Decoder {
     /// # Errors
     /// [`ErrorKind::BadMagic`] for a file that does not start with the
     /// `.slp` header; [`ErrorKind::Corrupt`] for a bad payload table, a
-    /// command missing from it or declared with size 0, an event crossing
+    /// command missing from it, an event crossing
     /// the declared raw length, or a damaged metadata element. Error
     /// offsets count from the start of the stream. Fused afterwards.
     pub fn decode<'a>(&mut self, input: &'a [u8]) -> Result<Decoded<Item<'a>>> {
@@ -318,9 +318,7 @@ impl Decoder {
                     let Some(size) = size else {
                         return Err(self.corrupt("command not in the Event Payloads table"));
                     };
-                    if size == 0 {
-                        return Err(self.corrupt("event declared with payload size 0"));
-                    }
+                    // Size 0: the command byte alone, as slippi-js reads it.
                     let n = usize::from(size).saturating_add(1);
                     self.check_fits_raw(n)?;
                     if input.len() < n {

@@ -87,10 +87,12 @@ impl<'a> Iterator for SlippiEventIter<'a> {
 
     #[inline(always)]
     fn next(&mut self) -> Option<Self::Item> {
-        if !self.failed
-            && let Some(n) = self.decoder.fast_event(self.rest)
-            && let Some((event, rest)) = self.rest.split_at_checked(n)
-        {
+        let fast = if self.failed {
+            None
+        } else {
+            self.decoder.fast_event(self.rest)
+        };
+        if let Some((event, rest)) = fast.and_then(|n| self.rest.split_at_checked(n)) {
             self.rest = rest;
             return Some(Ok(Event::parse(event)));
         }

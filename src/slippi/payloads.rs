@@ -2,6 +2,7 @@
 //! opens every event stream, kept in a fixed-size table.
 
 use crate::error::{Error, Result};
+use crate::warning::{Warning, WarningKind};
 
 use super::CMD_EVENT_PAYLOADS;
 
@@ -125,6 +126,20 @@ impl<'a> EventPayloads<'a> {
             .filter_map(|p| match *p {
                 [c, hi, lo] => Some((c, u16::from_be_bytes([hi, lo]))),
                 _ => None,
+            })
+    }
+
+    /// A [`ZeroSizeEvent`](WarningKind::ZeroSizeEvent) warning for each
+    /// command declared with payload size 0 (such events are their command
+    /// byte alone), at the entry's offset; `base` is the event's offset in
+    /// the input.
+    pub fn zero_size_warnings(&self, base: usize) -> impl Iterator<Item = Warning> + 'a {
+        self.entries()
+            .enumerate()
+            .filter(|&(_, (_, size))| size == 0)
+            .map(move |(i, (command, _))| {
+                let at = base.saturating_add(2).saturating_add(i.saturating_mul(3));
+                Warning::new(WarningKind::ZeroSizeEvent { command }, at)
             })
     }
 }

@@ -1,6 +1,7 @@
 //! [`SlippiView`]: the UBJSON wrapper of a `.slp` file held in memory.
 
 use crate::error::{Error, Result};
+use crate::warning::{Warn, report};
 
 use crate::stream::{Decoded, End};
 
@@ -10,8 +11,8 @@ use super::game_end::GameEnd;
 use super::game_start::GameStart;
 use super::iter::SlippiEventIter;
 use super::metadata::Metadata;
-use super::payloads::PayloadSizes;
-use super::{CMD_GAME_END, HEADER_LEN};
+use super::payloads::{EventPayloads, PayloadSizes};
+use super::{CMD_EVENT_PAYLOADS, CMD_GAME_END, HEADER_LEN};
 
 /// A `.slp` file in memory: its `raw` event array and `metadata` element,
 /// located once by [`SlippiView::parse`].
@@ -37,8 +38,46 @@ impl<'a> SlippiView<'a> {
     /// [`crate::ErrorKind::BadMagic`] when `file` does not start with the
     /// 15-byte `.slp` header, `Truncated` when it is shorter than that.
     /// Damage after the header is reported by the event iterator and by
-    /// [`SlippiView::metadata`], not here.
+    /// [`SlippiView::metadata`], not here. Warnings are dropped; see
+    /// [`parse_with`](Self::parse_with).
     pub fn parse(file: &'a [u8]) -> Result<Self> {
+        Self::parse_with(file, &mut ())
+    }
+
+    /// [`parse`](Self::parse), reporting to `warn` a
+    /// [`ZeroSizeEvent`](crate::WarningKind::ZeroSizeEvent) for each command
+    /// the Event Payloads event declares with payload size 0 (slippi-js
+    /// reads such an event as its command byte alone, and so do the
+    /// iterators here).
+    pub fn parse_with<W: Warn + ?Sized>(file: &'a [u8], warn: &mut W) -> Result<Self> {
+        let view = Self::locate(file)?;
+        view.report_quirks(false, warn)?;
+        Ok(view)
+    }
+
+    /// [`parse`](Self::parse), refusing a command declared with payload
+    /// size 0 ([`ErrorKind::Refused`](crate::ErrorKind::Refused)).
+    pub fn parse_strict(file: &'a [u8]) -> Result<Self> {
+        let view = Self::locate(file)?;
+        view.report_quirks(true, &mut ())?;
+        Ok(view)
+    }
+
+    fn report_quirks<W: Warn + ?Sized>(&self, strict: bool, warn: &mut W) -> Result<()> {
+        let Some(&[CMD_EVENT_PAYLOADS, size]) = self.raw.get(..2) else {
+            return Ok(());
+        };
+        let event = self
+            .raw
+            .get(..usize::from(size).saturating_add(1))
+            .unwrap_or(self.raw);
+        for warning in EventPayloads::new(event).zero_size_warnings(HEADER_LEN) {
+            report(warn, strict, warning)?;
+        }
+        Ok(())
+    }
+
+    fn locate(file: &'a [u8]) -> Result<Self> {
         let mut decoder = Decoder::new();
         let raw_len = match decoder.decode(file)? {
             Decoded::Record {

@@ -1,9 +1,9 @@
-//! Building snapshots and deltas (feature `alloc`).
+//! Building snapshots (feature `alloc`).
 // Sizes and counts here are bounded by MAX_ITEMS and MAX_SIZE (checked in
-// `SnapshotBuilder::add`) or by the length of an already validated view.
+// `SnapshotBuilder::add` before anything is stored).
 #![allow(
     clippy::arithmetic_side_effects,
-    reason = "sizes and counts are bounded by MAX_ITEMS and MAX_SIZE or by an already validated view"
+    reason = "sizes and counts are bounded by MAX_ITEMS and MAX_SIZE, checked before use"
 )]
 
 use alloc::vec::Vec;
@@ -11,172 +11,139 @@ use alloc::vec::Vec;
 use zerocopy::IntoBytes;
 use zerocopy::little_endian::I32;
 
-use super::{DeltaView, MAX_ITEMS, MAX_SIZE, MAX_TYPE, SnapshotView, apply, static_size};
-use crate::error::{Error, ErrorKind, Result};
+use super::index::Slots;
+use super::{MAX_ITEMS, MAX_SIZE, MAX_SNAPSHOT_INTS, MAX_TYPE, SnapshotView};
+use crate::error::{Error, Result};
 
-/// Builds a snapshot in int form: add items, then take the bytes.
+/// Builds snapshots in int form, laid out exactly as DDNet's
+/// `CSnapshotBuilder` lays them out: items in the order added, each its key
+/// then its data, offsets in bytes from the start of the item area.
+///
+/// A builder is meant to be reused: [`SnapshotBuilder::clear`] starts the
+/// next snapshot and keeps every buffer, so that adding items and taking
+/// the [`SnapshotBuilder::snapshot`] allocate nothing once the buffers have
+/// grown (they are sized for the largest snapshot at creation). Unlike
+/// DDNet's builder it refuses a key it already holds.
 ///
 /// ```
 /// # fn main() -> Result<(), gamefmt::Error> {
 /// use gamefmt::snapshot::{SnapshotBuilder, SnapshotView};
 /// let mut b = SnapshotBuilder::new();
 /// b.add(5, 0, &[1, 2, 3])?;
+/// assert_eq!(b.snapshot().checksum(), 6);
+///
+/// // The next tick: same buffers.
+/// b.clear();
+/// b.add(5, 0, &[1, 2, 4])?;
+/// assert!(b.add(5, 0, &[0, 0, 0]).is_err(), "duplicate key");
 /// let bytes = b.finish();
 /// let snap = SnapshotView::parse(&bytes)?;
-/// assert_eq!((snap.item_count(), snap.checksum()), (1, 6));
+/// assert_eq!((snap.item_count(), snap.checksum()), (1, 7));
 /// # Ok(()) }
 /// ```
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct SnapshotBuilder {
-    keys: Vec<u32>,
-    /// Start of each item's data in `data`.
-    starts: Vec<usize>,
-    data: Vec<i32>,
+    /// Byte offset of each item in `items`.
+    offsets: Vec<I32>,
+    /// The item area: each item's key, then its data.
+    items: Vec<I32>,
+    /// The keys added, for refusing duplicates.
+    keys: Slots,
+    /// Which table of `keys` this snapshot uses.
+    stamp: u8,
+    /// The finished snapshot of [`SnapshotBuilder::snapshot`].
+    out: Vec<I32>,
+}
+
+impl Default for SnapshotBuilder {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl SnapshotBuilder {
-    /// An empty builder.
+    /// An empty builder, its buffers sized for the largest snapshot.
     #[must_use]
     pub fn new() -> Self {
-        Self::default()
+        let mut keys = Slots::default();
+        Self {
+            offsets: Vec::with_capacity(MAX_ITEMS),
+            items: Vec::with_capacity(MAX_SIZE / 4),
+            stamp: keys.next_stamp(),
+            keys,
+            out: Vec::with_capacity(MAX_SNAPSHOT_INTS),
+        }
     }
 
-    /// Appends an item. Fails if `type_id` exceeds 0x7FFF, the key is
-    /// already present, or the snapshot would exceed [`MAX_ITEMS`] items or
-    /// [`MAX_SIZE`] bytes of item data.
+    /// Forgets every item, keeping the buffers, to build the next snapshot.
+    pub fn clear(&mut self) {
+        self.offsets.clear();
+        self.items.clear();
+        self.stamp = self.keys.next_stamp();
+    }
+
+    /// Appends an item. Fails, leaving the builder as it was, if `type_id`
+    /// exceeds 0x7FFF, the key is already present, or the snapshot would
+    /// exceed [`MAX_ITEMS`] items or [`MAX_SIZE`] bytes in all (header,
+    /// offsets and items, DDNet's limit).
     pub fn add(&mut self, type_id: u16, id: u16, data: &[i32]) -> Result<()> {
         if type_id > MAX_TYPE {
             return Err(Error::corrupt("item type out of range", 0));
         }
-        let key = u32::from(type_id) << 16 | u32::from(id);
-        if self.keys.contains(&key) {
-            return Err(Error::corrupt("duplicate item key", 0));
-        }
-        let bytes = (self.data.len() + self.keys.len() + 1)
-            .saturating_add(data.len())
-            .saturating_mul(4);
-        if self.keys.len() >= MAX_ITEMS || bytes > MAX_SIZE {
+        let n = self.offsets.len();
+        // Header, offsets with this item's, items, this key and data.
+        let bytes = (2 + n + 1 + self.items.len() + 1).saturating_add(data.len());
+        if n >= MAX_ITEMS || bytes.saturating_mul(4) > MAX_SIZE {
             return Err(Error::corrupt("snapshot limits exceeded", 0));
         }
-        self.keys.push(key);
-        self.starts.push(self.data.len());
-        self.data.extend_from_slice(data);
+        let key = u32::from(type_id) << 16 | u32::from(id);
+        if self.keys.table(MAX_ITEMS, self.stamp).insert(key, 0) != Some(true) {
+            return Err(Error::corrupt("duplicate item key", 0));
+        }
+        self.offsets.push(I32::new((self.items.len() * 4) as i32));
+        self.items.push(I32::new(key as i32));
+        self.items.extend(data.iter().map(|&v| I32::new(v)));
         Ok(())
     }
 
     /// The number of items added.
     #[must_use]
     pub fn len(&self) -> usize {
-        self.keys.len()
+        self.offsets.len()
     }
 
     /// Whether no item was added.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.keys.is_empty()
+        self.offsets.is_empty()
     }
 
-    /// The snapshot as little-endian bytes.
+    /// Writes the snapshot (header, offsets, items) to `out`, replacing
+    /// its contents.
+    fn write(&self, out: &mut Vec<I32>) {
+        out.clear();
+        out.push(I32::new((self.items.len() * 4) as i32));
+        out.push(I32::new(self.offsets.len() as i32));
+        out.extend_from_slice(&self.offsets);
+        out.extend_from_slice(&self.items);
+    }
+
+    /// The snapshot so far, in a buffer the builder keeps (no allocation
+    /// after the first call).
+    pub fn snapshot(&mut self) -> SnapshotView<'_> {
+        let mut out = core::mem::take(&mut self.out);
+        self.write(&mut out);
+        self.out = out;
+        // The layout is valid by construction; `from_valid_ints` only
+        // reads the header.
+        SnapshotView::from_valid_ints(&self.out).unwrap_or(SnapshotView::EMPTY)
+    }
+
+    /// The snapshot as little-endian bytes, in a new `Vec`.
     #[must_use]
     pub fn finish(&self) -> Vec<u8> {
-        let n = self.keys.len();
-        let mut ints = Vec::with_capacity(2 + 2 * n + self.data.len());
-        let data_size = (n + self.data.len()) * 4;
-        ints.push(data_size as i32);
-        ints.push(n as i32);
-        for (i, &start) in self.starts.iter().enumerate() {
-            ints.push(((start + i) * 4) as i32);
-        }
-        for (i, &key) in self.keys.iter().enumerate() {
-            let start = self.starts.get(i).copied().unwrap_or_default();
-            let end = self.starts.get(i + 1).copied().unwrap_or(self.data.len());
-            ints.push(key.cast_signed());
-            ints.extend_from_slice(self.data.get(start..end).unwrap_or_default());
-        }
-        to_bytes(&ints)
+        let mut out = Vec::with_capacity(2 + self.offsets.len() + self.items.len());
+        self.write(&mut out);
+        out.as_bytes().to_vec()
     }
-}
-
-fn to_bytes(ints: &[i32]) -> Vec<u8> {
-    ints.iter().flat_map(|v| v.to_le_bytes()).collect()
-}
-
-/// Computes the delta that turns `from` into `to`, as DDNet's
-/// `CreateDelta` does: keys of `from` missing in `to` are removed; items of
-/// `to` that are new are sent whole, changed ones as wrapping differences,
-/// unchanged ones not at all. The size field is written exactly for the
-/// types `sizes` has no static size for.
-///
-/// Fails if an item of `to` does not have its type's static size, or has a
-/// different size than the item with its key in `from` (a delta cannot
-/// express that).
-pub fn create_delta(
-    from: &SnapshotView<'_>,
-    to: &SnapshotView<'_>,
-    sizes: &[u16],
-) -> Result<Vec<u8>> {
-    let mut ints: Vec<i32> = alloc::vec![0, 0, 0];
-    let mut removed = 0i32;
-    for item in from.items() {
-        if to.index_of(item.key()).is_none() {
-            ints.push(item.key().cast_signed());
-            removed += 1;
-        }
-    }
-    let mut updates = 0i32;
-    for item in to.items() {
-        let len = item.data().len();
-        let fixed = static_size(sizes, item.type_id());
-        if fixed.is_some_and(|n| n != len) {
-            return Err(Error::corrupt("item size differs from its static size", 0));
-        }
-        let head = [i32::from(item.type_id()), i32::from(item.id())];
-        match from.find_key(item.key()) {
-            Some(old) if old.data().len() != len => {
-                return Err(Error::corrupt("item changed size between snapshots", 0));
-            }
-            Some(old) if old.data() == item.data() => continue,
-            Some(old) => {
-                ints.extend_from_slice(&head);
-                if fixed.is_none() {
-                    ints.push(len as i32);
-                }
-                let diff = item
-                    .data()
-                    .iter()
-                    .zip(old.data())
-                    .map(|(n, o)| n.get().wrapping_sub(o.get()));
-                ints.extend(diff);
-            }
-            None => {
-                ints.extend_from_slice(&head);
-                if fixed.is_none() {
-                    ints.push(len as i32);
-                }
-                ints.extend(item.data().iter().map(|v| v.get()));
-            }
-        }
-        updates += 1;
-    }
-    if let [r, u, ..] = ints.as_mut_slice() {
-        *r = removed;
-        *u = updates;
-    }
-    Ok(to_bytes(&ints))
-}
-
-/// Applies `delta` to `base` like [`apply`], into a new `Vec` of
-/// little-endian bytes.
-pub fn apply_to_vec(base: &SnapshotView<'_>, delta: &DeltaView<'_>) -> Result<Vec<u8>> {
-    let needed = match apply(base, delta, &mut []) {
-        Err(Error {
-            kind: ErrorKind::BufferTooSmall { needed },
-            ..
-        }) => needed,
-        Err(e) => return Err(e),
-        Ok(view) => view.as_ints().len(),
-    };
-    let mut out = alloc::vec![I32::ZERO; needed];
-    apply(base, delta, &mut out)?;
-    Ok(out.as_bytes().to_vec())
 }

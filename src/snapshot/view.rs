@@ -67,7 +67,19 @@ fn sum(ints: &[I32]) -> i32 {
     ints.iter().fold(0i32, |s, v| s.wrapping_add(v.get()))
 }
 
+/// The header of a snapshot without items.
+#[cfg(feature = "alloc")]
+const EMPTY_INTS: [I32; 2] = [I32::ZERO; 2];
+
 impl<'a> SnapshotView<'a> {
+    /// The snapshot without items.
+    #[cfg(feature = "alloc")]
+    pub(crate) const EMPTY: SnapshotView<'static> = SnapshotView {
+        ints: &EMPTY_INTS,
+        offsets: &[],
+        data: &[],
+    };
+
     /// Validates a snapshot given as little-endian bytes.
     ///
     /// The length must be a multiple of 4; see [`SnapshotView::from_ints`]
@@ -185,9 +197,37 @@ impl<'a> SnapshotView<'a> {
         };
         let (key, data) = self.data.get(start..end)?.split_first()?;
         Some(Item {
-            key: key.get().cast_unsigned(),
+            key: key.get() as u32,
             data,
         })
+    }
+
+    /// The item keys in snapshot order (cheaper than [`Self::items`] when
+    /// only keys are needed).
+    pub(crate) fn keys(&self) -> impl Iterator<Item = u32> + 'a {
+        let data = self.data;
+        self.offsets.iter().map(move |o| {
+            let key = usize::try_from(o.get()).ok().and_then(|o| data.get(o / 4));
+            key.map_or(0, |k| k.get() as u32)
+        })
+    }
+
+    /// Items `range` as they lie in the item area (each key and data, back
+    /// to back), or `None` if out of range.
+    pub(crate) fn item_span(&self, range: core::ops::Range<usize>) -> Option<&'a [I32]> {
+        let start = usize::try_from(self.offsets.get(range.start)?.get()).ok()? / 4;
+        let end = match self.offsets.get(range.end) {
+            Some(next) => usize::try_from(next.get()).ok()? / 4,
+            None => self.data.len(),
+        };
+        self.data.get(start..end)
+    }
+
+    /// The key of item `index`.
+    #[cfg(feature = "alloc")]
+    pub(crate) fn key(&self, index: usize) -> Option<u32> {
+        let offset = usize::try_from(self.offsets.get(index)?.get()).ok()?;
+        Some(self.data.get(offset / 4)?.get() as u32)
     }
 
     /// The items in snapshot order.
@@ -206,7 +246,7 @@ impl<'a> SnapshotView<'a> {
             usize::try_from(o.get())
                 .ok()
                 .and_then(|o| self.data.get(o / 4))
-                .is_some_and(|k| k.get().cast_unsigned() == key)
+                .is_some_and(|k| k.get() as u32 == key)
         })
     }
 

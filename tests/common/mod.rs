@@ -21,6 +21,20 @@ pub fn corpus_dir(test: &str) -> Option<PathBuf> {
     }
 }
 
+/// The text of the corpus file `rel` (e.g. an expected-facts file). `None`
+/// (after a SKIPPED line naming `test`) when the corpus or that file is
+/// absent (a corpus of other files, `GAMEFMT_CORPUS`, may lack it).
+pub fn corpus_text(test: &str, rel: &str) -> Option<String> {
+    let path = corpus_dir(test)?.join(rel);
+    match std::fs::read_to_string(&path) {
+        Ok(text) => Some(text),
+        Err(_) => {
+            eprintln!("SKIPPED {test}: no file {}", path.display());
+            None
+        }
+    }
+}
+
 /// Every file directly in `corpus/sub` whose name ends with `ext`, sorted,
 /// with its bytes. `None` (after a SKIPPED line) when the corpus, or that
 /// folder of it, is absent or holds no such file (a corpus of other files,

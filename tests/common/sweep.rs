@@ -215,12 +215,12 @@ fn run<T: Stream>(
             records.push((pos, pos + used, r));
         }
         pos += used;
-        if let Some((trace, after)) = converge
-            && pos > after
-            && let Ok(i) = trace.states.binary_search_by_key(&pos, |(at, _)| *at)
-            && stream.same(&state, &trace.states[i].1)
-        {
-            break Stop::Converged;
+        if let Some((trace, _)) = converge.filter(|&(_, after)| pos > after) {
+            if let Ok(i) = trace.states.binary_search_by_key(&pos, |(at, _)| *at) {
+                if stream.same(&state, &trace.states[i].1) {
+                    break Stop::Converged;
+                }
+            }
         }
         if converge.is_some() && records.len() > WINDOW {
             break Stop::Window;
@@ -269,7 +269,7 @@ fn trace<T: Stream>(
         assert!(used > 0, "{name}: step at {pos} used nothing");
         pos += used;
         t.boundaries.push(pos);
-        if t.boundaries.len().is_multiple_of(STATE_EVERY) {
+        if t.boundaries.len() % STATE_EVERY == 0 {
             t.states.push((pos, state.clone()));
         }
     }

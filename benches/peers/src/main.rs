@@ -2,7 +2,9 @@
 //!
 //! `cargo run --release -- [ROUNDS] [FORMAT...]` from this folder; the
 //! corpus is `$GAMEFMT_CORPUS` or `../../../shared/corpus`. FORMAT is any of
-//! `slippi`, `walk`, `teehistorian`, `maps`, `demos` (all by default).
+//! `slippi`, `walk`, `teehistorian`, `maps`, `demos`, `snapshots` (all by
+//! default; `snapshots` compares with DDNet's C++ when built with
+//! `DDNET_SRC`, see build.rs).
 //!
 //! For each format, every file is first decoded once by each side; a file
 //! enters the timing only if both sides succeed and agree on a count
@@ -12,6 +14,7 @@
 //! side that goes first alternates too). Reported: MB/s per side at its
 //! median round, and the median of the per-round ratios ours/peer.
 
+mod snapshots;
 mod work;
 
 use std::hint::black_box;
@@ -76,6 +79,12 @@ fn main() {
         summary.extend(compare("Demo to snapshots", &files, ours, peer, rounds));
     }
 
+    let mut snapshot_rows = Vec::new();
+    if want("snapshots") {
+        let files = load(&corpus.join("teeworlds/demos"), "demo");
+        snapshot_rows = snapshots::compare(&files, rounds);
+    }
+
     println!("\n== summary ==");
     println!(
         "| {:<22} | {:<30} | {:>9} | {:>9} | {:>8} | {:>6} |",
@@ -83,6 +92,15 @@ fn main() {
     );
     for line in summary {
         println!("{line}");
+    }
+    if !snapshot_rows.is_empty() {
+        println!(
+            "\n| {:<34} | {:>10} | {:>10} | {:>6} | {:>13} |",
+            "snapshot work", "ours ns", "DDNet ns", "ratio", "identical"
+        );
+        for line in snapshot_rows {
+            println!("{line}");
+        }
     }
 }
 

@@ -14,7 +14,7 @@ use rayon::prelude::*;
 
 use crate::input::{self, Input, STDIN};
 use crate::label::Labelled;
-use crate::{CliError, Command, Inputs, progress, run};
+use crate::{CliError, Command, Ctx, Inputs, progress, run};
 
 /// Exit status when some file was refused (invalid or unrecognised).
 const REFUSED: u8 = 1;
@@ -41,8 +41,9 @@ struct Tally {
     broken_pipe: bool,
 }
 
-/// Runs `command` on every input and returns the exit status.
-pub fn run_all(command: &Command, inputs: &Inputs) -> ExitCode {
+/// Runs `command` on every input (refusing quirks when `strict`) and
+/// returns the exit status.
+pub fn run_all(command: &Command, inputs: &Inputs, strict: bool) -> ExitCode {
     let files = match input::expand(&inputs.files) {
         Ok(files) => files,
         Err(e) => {
@@ -70,14 +71,14 @@ pub fn run_all(command: &Command, inputs: &Inputs) -> ExitCode {
         // In order on this thread, output streamed (constant memory).
         for path in &files {
             let label = several.then(|| name(path));
-            let outcome = process(command, path, &bar, &mut out, label.as_deref());
+            let outcome = process(command, strict, path, &bar, &mut out, label.as_deref());
             report(command, path, outcome, several, &mut out, &bar, &mut tally);
             if tally.broken_pipe {
                 break;
             }
         }
     } else {
-        parallel(command, &files, jobs, &bar, &mut out, &mut tally);
+        parallel(command, strict, &files, jobs, &bar, &mut out, &mut tally);
     }
     let flushed = out.flush();
     drop(out);
@@ -109,6 +110,7 @@ pub fn run_all(command: &Command, inputs: &Inputs) -> ExitCode {
 /// file's output is buffered and printed in input order.
 fn parallel(
     command: &Command,
+    strict: bool,
     files: &[PathBuf],
     jobs: usize,
     bar: &ProgressBar,
@@ -133,7 +135,8 @@ fn parallel(
                     .for_each_with(send, |send, (i, path)| {
                         let mut buffer = Vec::new();
                         let label = name(path);
-                        let mut outcome = process(command, path, bar, &mut buffer, Some(&label));
+                        let mut outcome =
+                            process(command, strict, path, bar, &mut buffer, Some(&label));
                         outcome.output = buffer;
                         // The receiver only goes away when output failed.
                         let _ = send.send((i, outcome));
@@ -163,24 +166,33 @@ fn name(path: &Path) -> String {
 }
 
 /// Opens and decodes one file, writing its output to `out` (labelled with
-/// `label` when there are several inputs).
+/// `label` when there are several inputs). The quirks read (refused when
+/// `strict`) are among its warnings when it decodes.
 fn process(
     command: &Command,
+    strict: bool,
     path: &Path,
     bar: &ProgressBar,
     out: &mut dyn Write,
     label: Option<&str>,
 ) -> Outcome {
     let mut warnings = Vec::new();
+    let mut ctx = Ctx {
+        strict,
+        warnings: Vec::new(),
+    };
     let result = Input::open(path, bar)
         .map_err(CliError::Io)
         .and_then(|mut input| match label {
             Some(label) => {
                 let mut labelled = Labelled::new(&mut *out, label, command.json());
-                run(command, &mut input, &mut labelled, &mut warnings)
+                run(command, &mut input, &mut ctx, &mut labelled, &mut warnings)
             }
-            None => run(command, &mut input, out, &mut warnings),
+            None => run(command, &mut input, &mut ctx, out, &mut warnings),
         });
+    if result.is_ok() {
+        warnings.extend(ctx.warnings.iter().map(ToString::to_string));
+    }
     Outcome {
         output: Vec::new(),
         result,
@@ -204,7 +216,7 @@ fn report(
     let file = name(path);
     bar.suspend(|| {
         for w in &outcome.warnings {
-            eprintln!("gamefmt: warning: {file}: {w}");
+            eprintln!("gamefmt: {file}: warning: {w}");
         }
     });
     match outcome.result {

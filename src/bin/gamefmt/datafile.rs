@@ -5,7 +5,7 @@ use std::io::Write;
 use gamefmt::datafile::DatafileView;
 use serde_json::json;
 
-use crate::{CliError, json_line};
+use crate::{CliError, Ctx, json_line};
 
 /// The facts `inspect` reports about a datafile.
 struct Facts {
@@ -18,6 +18,18 @@ struct Facts {
     data_errors: usize,
 }
 
+/// The view of a datafile, strict or with its warnings collected in `ctx`.
+pub fn open<'a>(bytes: &'a [u8], ctx: &mut Ctx) -> Result<DatafileView<'a>, CliError> {
+    Ok(if ctx.strict {
+        DatafileView::parse_strict(bytes)?
+    } else {
+        DatafileView::parse_with(bytes, &mut ctx.warnings)?
+    })
+}
+
+/// The facts of `inspect`. Data items that do not inflate are counted in
+/// `data_errors`; an empty data item (a quirk, reported as a warning) is
+/// no error unless the view is strict.
 fn facts(view: &DatafileView<'_>) -> Facts {
     let item_checksum = view
         .items()
@@ -42,10 +54,15 @@ fn facts(view: &DatafileView<'_>) -> Facts {
 }
 
 /// `gamefmt inspect` for a datafile.
-pub fn inspect(bytes: &[u8], as_json: bool, out: &mut dyn Write) -> Result<(), CliError> {
-    let view = DatafileView::parse(bytes)?;
+pub fn inspect(
+    bytes: &[u8],
+    as_json: bool,
+    ctx: &mut Ctx,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let view = open(bytes, ctx)?;
     let f = facts(&view);
-    let map = crate::map::summary(&view);
+    let map = crate::map::summary(&view, ctx);
     if as_json {
         let mut value = json!({
                 "format": "datafile",
@@ -56,6 +73,7 @@ pub fn inspect(bytes: &[u8], as_json: bool, out: &mut dyn Write) -> Result<(), C
                 "item_checksum": f.item_checksum,
                 "data_bytes": f.data_bytes,
                 "data_errors": f.data_errors,
+                "warnings": ctx.warnings_json(),
         });
         if let Some(obj) = value.as_object_mut() {
             match &map {
@@ -103,8 +121,8 @@ pub fn inspect(bytes: &[u8], as_json: bool, out: &mut dyn Write) -> Result<(), C
 
 /// `gamefmt dump` for a datafile: one JSON line per item, then one per data
 /// item.
-pub fn dump(bytes: &[u8], out: &mut dyn Write) -> Result<(), CliError> {
-    let view = DatafileView::parse(bytes)?;
+pub fn dump(bytes: &[u8], ctx: &mut Ctx, out: &mut dyn Write) -> Result<(), CliError> {
+    let view = open(bytes, ctx)?;
     for (index, item) in view.items().enumerate() {
         let data: Vec<i32> = item.data().iter().map(|v| v.get()).collect();
         let uuid = view.type_uuid(item.type_id()).map(|u| u.to_string());
@@ -136,9 +154,10 @@ pub fn dump(bytes: &[u8], out: &mut dyn Write) -> Result<(), CliError> {
     Ok(())
 }
 
-/// `gamefmt validate` for a datafile: the structure and every data item.
-pub fn validate(bytes: &[u8], out: &mut dyn Write) -> Result<(), CliError> {
-    let view = DatafileView::parse(bytes)?;
+/// `gamefmt validate` for a datafile: the structure, every data item, and
+/// the map it holds (every datafile is read as a map, as DDNet does).
+pub fn validate(bytes: &[u8], ctx: &mut Ctx, out: &mut dyn Write) -> Result<(), CliError> {
+    let view = open(bytes, ctx)?;
     for index in 0..view.data_count() {
         view.decompress(index).map_err(|e| {
             CliError::Invalid(format!(
@@ -146,9 +165,10 @@ pub fn validate(bytes: &[u8], out: &mut dyn Write) -> Result<(), CliError> {
             ))
         })?;
     }
+    let map = crate::map::validate(&view, ctx)?;
     writeln!(
         out,
-        "ok: datafile version {}, {} items, {} data items",
+        "ok: datafile version {}, {} items, {} data items; {map}",
         view.version(),
         view.item_count(),
         view.data_count()

@@ -195,9 +195,10 @@ pub fn dump(input: &mut Input, out: &mut dyn Write) -> Result<(), CliError> {
                 line.insert("tick".into(), json!(tick));
                 line.insert("kind".into(), json!(kind_name(kind)));
                 line.insert("size".into(), json!(payload.len()));
-                if matches!(kind, ChunkKind::Snapshot | ChunkKind::Delta)
-                    && let Some(snap) = rec.snapshot()
-                {
+                let snap = rec
+                    .snapshot()
+                    .filter(|_| matches!(kind, ChunkKind::Snapshot | ChunkKind::Delta));
+                if let Some(snap) = snap {
                     line.insert("items".into(), json!(snap.item_count()));
                     line.insert("crc".into(), json!(snap.checksum()));
                     line.insert("players".into(), players_json(&players(protocol, &snap)));

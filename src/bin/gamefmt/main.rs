@@ -10,6 +10,11 @@
 //! Several inputs are decoded in parallel (`--jobs`), their results printed
 //! in input order, each line labelled with its file. Exit status: 0 when
 //! every file decoded, 1 when some were refused, 2 on a usage or I/O error.
+//!
+//! Quirks the engines accept are read and reported as warnings: one
+//! `gamefmt: FILE: warning: ...` line each on stderr after a successful
+//! command, and the `warnings` array of `inspect --json` for maps and
+//! replays; `--strict` refuses them where current DDNet does.
 
 mod batch;
 mod chat;
@@ -30,7 +35,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use gamefmt::Format;
+use gamefmt::{Format, Warning};
 
 use crate::input::Input;
 
@@ -41,6 +46,10 @@ use crate::input::Input;
     about = "Inspect, dump and validate game data files"
 )]
 struct Cli {
+    /// Refuse the quirks current DDNet refuses (and every Slippi quirk)
+    /// instead of reading them with a warning.
+    #[arg(long, global = true)]
+    strict: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -55,6 +64,31 @@ struct Inputs {
     /// Files decoded at once (default: one per core).
     #[arg(long, short = 'j')]
     jobs: Option<usize>,
+}
+
+/// How a command reads its file, and the warnings found so far.
+#[derive(Default)]
+pub struct Ctx {
+    /// `--strict`: refuse quirks instead of reading them.
+    pub strict: bool,
+    /// Warnings found while reading.
+    pub warnings: Vec<Warning>,
+}
+
+impl Ctx {
+    /// The `warnings` array of `inspect --json`.
+    pub fn warnings_json(&self) -> serde_json::Value {
+        self.warnings
+            .iter()
+            .map(|w| {
+                serde_json::json!({
+                    "kind": w.kind.name(),
+                    "offset": w.offset,
+                    "message": w.kind.to_string(),
+                })
+            })
+            .collect()
+    }
 }
 
 #[derive(Subcommand)]
@@ -155,10 +189,13 @@ pub fn json_line(out: &mut dyn Write, value: &serde_json::Value) -> io::Result<(
 }
 
 /// Runs `command` on one opened input, writing its output to `out`;
-/// `warnings` collects what is worth saying but not a failure.
+/// `ctx` says whether quirks are refused (`--strict`) and collects the
+/// warnings about them, `warnings` what else is worth saying but not a
+/// failure.
 fn run(
     command: &Command,
     input: &mut Input,
+    ctx: &mut Ctx,
     out: &mut dyn Write,
     warnings: &mut Vec<String>,
 ) -> Result<(), CliError> {
@@ -167,10 +204,10 @@ fn run(
         (Format::Datafile, command) => {
             let bytes = input.read_all()?;
             match command {
-                Command::Inspect { json, .. } => datafile::inspect(&bytes, *json, out),
-                Command::Dump { map: true, .. } => map::dump(&bytes, out),
-                Command::Dump { .. } => datafile::dump(&bytes, out),
-                Command::Validate { .. } => datafile::validate(&bytes, out),
+                Command::Inspect { json, .. } => datafile::inspect(&bytes, *json, ctx, out),
+                Command::Dump { map: true, .. } => map::dump(&bytes, ctx, out),
+                Command::Dump { .. } => datafile::dump(&bytes, ctx, out),
+                Command::Validate { .. } => datafile::validate(&bytes, ctx, out),
                 Command::Chat { .. } => Err(CliError::UnknownFormat),
             }
         }
@@ -178,10 +215,10 @@ fn run(
         (Format::Demo, Command::Dump { .. }) => demo::dump(input, out),
         (Format::Demo, Command::Validate { .. }) => demo::validate(input, out),
         (Format::Slippi, Command::Inspect { json, .. }) => {
-            slippi::inspect(input, *json, out, warnings)
+            slippi::inspect(input, *json, ctx, out, warnings)
         }
-        (Format::Slippi, Command::Dump { .. }) => slippi::dump(input, out),
-        (Format::Slippi, Command::Validate { .. }) => slippi::validate(input, out),
+        (Format::Slippi, Command::Dump { .. }) => slippi::dump(input, ctx, out),
+        (Format::Slippi, Command::Validate { .. }) => slippi::validate(input, ctx, out),
         (Format::Teehistorian, Command::Inspect { json, .. }) => {
             teehistorian::inspect(input, *json, out)
         }
@@ -212,6 +249,6 @@ fn main() -> ExitCode {
         Command::Chat { json, files } => chat(files, *json),
         Command::Inspect { inputs, .. }
         | Command::Dump { inputs, .. }
-        | Command::Validate { inputs } => batch::run_all(&cli.command, inputs),
+        | Command::Validate { inputs } => batch::run_all(&cli.command, inputs, cli.strict),
     }
 }

@@ -12,13 +12,13 @@ use gamefmt::map::{
 };
 use serde_json::{Value, json};
 
-use crate::{CliError, json_line};
+use crate::{CliError, Ctx, json_line};
 
 /// The `map` object of `inspect --json`: counts over the map's content, or
 /// `legacy: true` with empty counts for 2007-era maps. `Err` when the
 /// datafile is not a readable map for another reason.
-pub fn summary(df: &DatafileView<'_>) -> Result<Value, gamefmt::Error> {
-    let map = match MapView::new(*df) {
+pub fn summary(df: &DatafileView<'_>, ctx: &mut Ctx) -> Result<Value, gamefmt::Error> {
+    let map = match MapView::new_with(*df, &mut ctx.warnings) {
         Ok(map) => map,
         Err(e) if e.kind == ErrorKind::LegacyLayout => {
             return Ok(json!({
@@ -54,6 +54,50 @@ pub fn summary(df: &DatafileView<'_>) -> Result<Value, gamefmt::Error> {
         "game_layer": game_layer,
         "legacy": false,
     }))
+}
+
+/// `gamefmt validate`'s map part: the map-level parse, then every layer's
+/// data decoded and every embedded image inflated. Returns what was
+/// checked, for the `ok:` line.
+pub fn validate(df: &DatafileView<'_>, ctx: &mut Ctx) -> Result<String, CliError> {
+    let map = match MapView::new_with(*df, &mut ctx.warnings) {
+        Ok(map) => map,
+        Err(e) if e.kind == ErrorKind::LegacyLayout && !ctx.strict => {
+            return Ok("2007-era map layout, content not decoded".to_owned());
+        }
+        Err(e) => return Err(CliError::Invalid(format!("not a valid map: {e}"))),
+    };
+    let invalid = |what: String, e: gamefmt::Error| CliError::Invalid(format!("{what}: {e}"));
+    for (index, layer) in map.layers().enumerate() {
+        let what = || format!("layer {index} ({})", layer.kind().name());
+        match layer {
+            Layer::Tiles(t) => {
+                let mut buf = vec![0u8; t.buffer_len().map_err(|e| invalid(what(), e))?];
+                t.data_into(&mut buf).map_err(|e| invalid(what(), e))?;
+            }
+            Layer::Quads(q) => {
+                q.quads_into(&mut vec![0u8; q.buffer_len()])
+                    .map_err(|e| invalid(what(), e))?;
+            }
+            Layer::Sounds(s) => {
+                s.sources_into(&mut vec![0u8; s.buffer_len()])
+                    .map_err(|e| invalid(what(), e))?;
+            }
+            Layer::Unknown(_) => {}
+        }
+    }
+    for (index, image) in map.images().enumerate() {
+        if let Some(len) = image.data_len() {
+            image
+                .pixels_into(&mut vec![0u8; len])
+                .map_err(|e| invalid(format!("image {index}"), e))?;
+        }
+    }
+    Ok(format!(
+        "map with {} layers and {} images decoded",
+        map.layer_count(),
+        map.image_count()
+    ))
 }
 
 /// One line of text for `inspect` from a [`summary`] object.
@@ -102,8 +146,9 @@ fn string(map: &MapView<'_>, index: i32) -> Value {
 
 /// `gamefmt dump --map`: one JSON line per item, in file order, in map
 /// terms.
-pub fn dump(bytes: &[u8], out: &mut dyn Write) -> Result<(), CliError> {
-    let map = MapView::parse(bytes)?;
+pub fn dump(bytes: &[u8], ctx: &mut Ctx, out: &mut dyn Write) -> Result<(), CliError> {
+    let df = crate::datafile::open(bytes, ctx)?;
+    let map = MapView::new_with(df, &mut ctx.warnings)?;
     let df = map.datafile();
     // Group of each layer index.
     let mut layer_group = HashMap::new();

@@ -4,8 +4,8 @@ use std::collections::BTreeMap;
 use std::io::Write;
 
 use gamefmt::slippi::{
-    CMD_FRAME_BOOKEND, CMD_GECKO_LIST, Event, GameEnd, GameStart, GeckoList, Item, Metadata,
-    Reader, StartingCharacters, VecReassembler, character_name, internal_character_name,
+    CMD_FRAME_BOOKEND, CMD_GECKO_LIST, Event, GameEnd, GameStart, GeckoList, HEADER_LEN, Item,
+    Metadata, Reader, StartingCharacters, VecReassembler, character_name, internal_character_name,
     stage_name, winners,
 };
 use gamefmt::stream::End;
@@ -14,7 +14,22 @@ use serde_json::{Value, json};
 use crate::final_posts::FinalPosts;
 use crate::frame_set::FrameSet;
 use crate::input::Input;
-use crate::{CliError, json_line};
+use crate::{CliError, Ctx, json_line};
+
+/// The quirks of the Event Payloads event (the first in the stream, at
+/// byte [`HEADER_LEN`]), as `SlippiView::parse_with` and `parse_strict`
+/// see them: refused when `ctx` is strict, collected in it otherwise.
+fn payload_quirks(event: &Event<'_>, ctx: &mut Ctx) -> Result<(), CliError> {
+    if let Event::EventPayloads(p) = event {
+        for warning in p.zero_size_warnings(HEADER_LEN) {
+            if ctx.strict {
+                return Err(gamefmt::Error::from(warning).into());
+            }
+            ctx.warnings.push(warning);
+        }
+    }
+    Ok(())
+}
 
 /// The facts `inspect` reports, from one full walk of the events.
 struct Facts {
@@ -69,7 +84,12 @@ impl Facts {
 /// far are kept, as bulk indexers want; otherwise it is an error.
 /// Damage in the metadata (after the events) is kept in
 /// `metadata_error`, and the events' ending is kept.
-fn facts(input: &mut Input, partial: bool, warnings: &mut Vec<String>) -> Result<Facts, CliError> {
+fn facts(
+    input: &mut Input,
+    partial: bool,
+    ctx: &mut Ctx,
+    warnings: &mut Vec<String>,
+) -> Result<Facts, CliError> {
     let mut f = Facts {
         raw_len: 0,
         game_start: None,
@@ -121,6 +141,9 @@ fn facts(input: &mut Input, partial: bool, warnings: &mut Vec<String>) -> Result
             }
             Some(Err(e)) => return Err(e.into()),
         };
+        if f.events == 0 {
+            payload_quirks(&event, ctx)?;
+        }
         f.events = f.events.saturating_add(1);
         let count = f.event_counts.entry(event.code()).or_default();
         *count = count.saturating_add(1);
@@ -194,10 +217,11 @@ fn character_names(g: &GameStart<'_>, fixed: Option<&StartingCharacters>) -> Vec
 pub fn inspect(
     input: &mut Input,
     as_json: bool,
+    ctx: &mut Ctx,
     out: &mut dyn Write,
     warnings: &mut Vec<String>,
 ) -> Result<(), CliError> {
-    let f = facts(input, true, warnings)?;
+    let f = facts(input, true, ctx, warnings)?;
     let size = input.finish()?;
     let meta = f.metadata();
     let winners = f.winners();
@@ -210,6 +234,7 @@ pub fn inspect(
         .collect();
     let value = json!({
         "format": "slippi",
+        "warnings": ctx.warnings_json(),
         "version": version,
         "raw_len": f.raw_len,
         "stage": g.and_then(|g| g.stage()),
@@ -361,15 +386,22 @@ fn event_json(offset: usize, event: &Event<'_>) -> Value {
 /// `gamefmt dump` for a replay: one JSON line per event.
 /// Stops after the raw events, as the metadata is not an event (damage in
 /// it is `validate`'s business).
-pub fn dump(input: &mut Input, out: &mut dyn Write) -> Result<(), CliError> {
+pub fn dump(input: &mut Input, ctx: &mut Ctx, out: &mut dyn Write) -> Result<(), CliError> {
     let mut reader = Reader::new(input);
+    let mut first = true;
     loop {
         if !reader.decoder().in_raw() {
             return Ok(());
         }
         let offset = reader.offset();
         match reader.next() {
-            Some(Ok(Item::Event(event))) => json_line(out, &event_json(offset, &event))?,
+            Some(Ok(Item::Event(event))) => {
+                if first {
+                    payload_quirks(&event, ctx)?;
+                    first = false;
+                }
+                json_line(out, &event_json(offset, &event))?;
+            }
             Some(Ok(_)) => {}
             Some(Err(e)) => return Err(e.into()),
             None => return Ok(()),
@@ -379,8 +411,8 @@ pub fn dump(input: &mut Input, out: &mut dyn Write) -> Result<(), CliError> {
 
 /// `gamefmt validate` for a replay: decodes every event, the Gecko list and
 /// the metadata. A live (truncated) file is reported but not an error.
-pub fn validate(input: &mut Input, out: &mut dyn Write) -> Result<(), CliError> {
-    let f = facts(input, false, &mut Vec::new())?;
+pub fn validate(input: &mut Input, ctx: &mut Ctx, out: &mut dyn Write) -> Result<(), CliError> {
+    let f = facts(input, false, ctx, &mut Vec::new())?;
     if let Some(e) = f.metadata_error {
         return Err(e.into());
     }

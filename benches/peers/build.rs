@@ -1,0 +1,30 @@
+//! With `DDNET_SRC` naming a DDNet source checkout (its `src` folder
+//! inside), compiles DDNet's own snapshot code with the bridge in
+//! `ddnet/shim.cpp` and sets `cfg(ddnet)`; without it, the DDNet rows are
+//! left out. DDNet's sources are never copied here.
+use std::path::PathBuf;
+
+fn main() {
+    println!("cargo::rustc-check-cfg=cfg(ddnet)");
+    println!("cargo::rerun-if-env-changed=DDNET_SRC");
+    println!("cargo::rerun-if-changed=ddnet");
+    let Some(root) = std::env::var_os("DDNET_SRC") else {
+        println!("cargo::warning=DDNET_SRC not set: no DDNet C++ rows");
+        return;
+    };
+    let src = PathBuf::from(root).join("src");
+    cc::Build::new()
+        .cpp(true)
+        .std("c++20")
+        .opt_level(2)
+        .include("ddnet/include")
+        .include(&src)
+        .file("ddnet/shim.cpp")
+        .file(src.join("engine/shared/snapshot.cpp"))
+        .file(src.join("engine/shared/compression.cpp"))
+        .file(src.join("base/mem.cpp"))
+        .file(src.join("base/bytes.cpp"))
+        .warnings(false)
+        .compile("ddnet_snapshot");
+    println!("cargo::rustc-cfg=ddnet");
+}
