@@ -46,11 +46,11 @@ fn channel07(mode: i32) -> &'static str {
 /// The chat lines of a demo: Sv_Chat messages, named from the snapshot in
 /// effect (client info objects) or, in 0.7, the latest Sv_ClientInfo.
 fn demo_lines(bytes: &[u8]) -> Result<Vec<Line>, CliError> {
-    let view = gamefmt::demo::DemoView::parse(bytes)?;
-    let protocol = Protocol::of_net_version(view.header().net_version());
+    let mut reader = gamefmt::demo::Reader::new(bytes)?;
+    let protocol = Protocol::of_net_version(reader.header().net_version());
     let mut names07: BTreeMap<i32, String> = BTreeMap::new();
     let mut lines = Vec::new();
-    demo::walk(&view, |_, tick, rec, msg| {
+    demo::walk(&mut reader, |_, tick, rec, msg| {
         let Some(msg) = msg else { return Ok(()) };
         let Ok(msg) = netmsg::decode(protocol, msg) else {
             return Ok(());

@@ -1,8 +1,10 @@
 //! `gamefmt` on Teeworlds/DDNet demos.
 
-use std::io::Write;
+use std::io::{self, Read, Write};
 
-use gamefmt::demo::{Chunk, ChunkKind, DemoView, OwnedBuffers, Reconstructor, message_id};
+use gamefmt::demo::{
+    Chunk, ChunkKind, DemoHeader, DemoView, OwnedBuffers, Reader, Reconstructor, message_id,
+};
 use gamefmt::stream::End;
 use serde_json::{Value, json};
 use zerocopy::IntoBytes;
@@ -10,6 +12,7 @@ use zerocopy::IntoBytes;
 use gamefmt::Protocol;
 use gamefmt::netmsg;
 
+use crate::input::Input;
 use crate::netmsg::{add_names, message_json, player_name, players, players_json};
 use crate::{CliError, json_line};
 
@@ -40,8 +43,8 @@ fn kind_name(kind: ChunkKind) -> &'static str {
 /// Decodes every chunk (payloads included) and rebuilds the snapshot at
 /// every tick; `each` sees every chunk with the tick and snapshot in effect
 /// and, for a message chunk, the message bytes.
-pub fn walk(
-    view: &DemoView<'_>,
+pub fn walk<R: Read>(
+    reader: &mut Reader<R>,
     mut each: impl FnMut(
         &Chunk<'_>,
         Option<i32>,
@@ -50,13 +53,12 @@ pub fn walk(
     ) -> Result<(), CliError>,
 ) -> Result<Facts, CliError> {
     let mut owned = OwnedBuffers::new();
-    let mut rec = Reconstructor::new(owned.buffers(), view.header().item_sizes());
+    let mut rec = Reconstructor::new(owned.buffers(), reader.header().item_sizes());
     let mut facts = Facts::default();
-    let mut chunks = view.chunks();
     let mut tick = None;
     loop {
-        let at = chunks.offset();
-        let Some(chunk) = chunks.next() else {
+        let at = reader.offset();
+        let Some(chunk) = reader.next() else {
             break;
         };
         let chunk = chunk?;
@@ -91,7 +93,7 @@ pub fn walk(
         facts.final_items = Some(snap.item_count());
         facts.final_crc = Some(snap.checksum());
     }
-    facts.end = match chunks.end() {
+    facts.end = match reader.end() {
         End::Truncated { .. } => "truncated",
         _ => "complete",
     };
@@ -108,10 +110,12 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 /// `gamefmt inspect` for a demo.
-pub fn inspect(bytes: &[u8], as_json: bool, out: &mut dyn Write) -> Result<(), CliError> {
-    let view = DemoView::parse(bytes)?;
-    let h = view.header();
-    let f = walk(&view, |_, _, _, _| Ok(()))?;
+pub fn inspect(input: &mut Input, as_json: bool, out: &mut dyn Write) -> Result<(), CliError> {
+    let mut reader = Reader::new(&mut *input)?;
+    let f = walk(&mut reader, |_, _, _, _| Ok(()))?;
+    let h = reader.header().clone();
+    drop(reader);
+    let size = input.finish()?;
     let sha = h.map_sha256().map(|s| hex(s));
     if as_json {
         json_line(
@@ -143,7 +147,7 @@ pub fn inspect(bytes: &[u8], as_json: bool, out: &mut dyn Write) -> Result<(), C
         out,
         "demo version {} ({} bytes), {} recording",
         h.version(),
-        bytes.len(),
+        size,
         h.kind()
     )?;
     writeln!(out, "  net version: {}", h.net_version())?;
@@ -178,10 +182,10 @@ pub fn inspect(bytes: &[u8], as_json: bool, out: &mut dyn Write) -> Result<(), C
 
 /// `gamefmt dump` for a demo: one JSON line per chunk; messages typed,
 /// snapshots with their players.
-pub fn dump(bytes: &[u8], out: &mut dyn Write) -> Result<(), CliError> {
-    let view = DemoView::parse(bytes)?;
-    let protocol = Protocol::of_net_version(view.header().net_version());
-    walk(&view, |chunk, tick, rec, msg| {
+pub fn dump(input: &mut Input, out: &mut dyn Write) -> Result<(), CliError> {
+    let mut reader = Reader::new(input)?;
+    let protocol = Protocol::of_net_version(reader.header().net_version());
+    walk(&mut reader, |chunk, tick, rec, msg| {
         let line: Value = match *chunk {
             Chunk::Tick { tick, keyframe } => {
                 json!({"tick": tick, "kind": "tick", "keyframe": keyframe})
@@ -223,16 +227,31 @@ pub fn dump(bytes: &[u8], out: &mut dyn Write) -> Result<(), CliError> {
 
 /// `gamefmt validate` for a demo: the header, the embedded map, every
 /// chunk and every delta.
-pub fn validate(bytes: &[u8], out: &mut dyn Write) -> Result<(), CliError> {
-    let view = DemoView::parse(bytes)?;
-    let map = view.map()?;
-    let f = walk(&view, |_, _, _, _| Ok(()))?;
+/// The header and the embedded map are read into memory (maps are small),
+/// then the chunks are streamed.
+pub fn validate(input: &mut Input, out: &mut dyn Write) -> Result<(), CliError> {
+    let mut prefix = Vec::new();
+    (&mut *input)
+        .take(DemoHeader::MAX_LEN as u64)
+        .read_to_end(&mut prefix)?;
+    let header = DemoHeader::parse(&prefix)?;
+    let map_end = header
+        .map_offset()
+        .saturating_add(usize::try_from(header.map_size()).unwrap_or(usize::MAX));
+    let more = map_end.saturating_sub(prefix.len());
+    (&mut *input)
+        .take(u64::try_from(more).unwrap_or(u64::MAX))
+        .read_to_end(&mut prefix)?;
+    let view = DemoView::parse(&prefix)?;
+    let items = view.map()?.item_count();
+    let mut reader = Reader::new(io::Cursor::new(&prefix).chain(input))?;
+    let f = walk(&mut reader, |_, _, _, _| Ok(()))?;
     writeln!(
         out,
         "ok: demo version {}, map {} ({} items), {} chunks, {}",
-        view.header().version(),
-        view.header().map_name(),
-        map.item_count(),
+        header.version(),
+        header.map_name(),
+        items,
         f.chunks,
         f.end
     )?;

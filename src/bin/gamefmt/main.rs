@@ -1,18 +1,32 @@
 //! `gamefmt`: inspect, dump and validate game data files.
 //!
-//! The format is recognised from the file's first bytes. An invalid file
-//! exits with status 1 and one line on stderr naming the error and the byte
-//! offset where decoding failed (and nothing else). Quirks the engines
-//! accept are read and reported as warnings: one `gamefmt: FILE: warning:
-//! ...` line each on stderr after a successful command, and the `warnings`
-//! array of `inspect --json` for maps and replays; `--strict` refuses them
-//! where current DDNet does.
+//! Each input is a file, a directory (every file below it) or `-`
+//! (standard input); gzip, zstd and xz inputs are decompressed on the fly.
+//! The format is recognised from each file's first bytes. Teehistorian,
+//! Slippi and demo files are streamed (memory stays flat whatever their
+//! size); maps are read whole. An invalid file gives one line on stderr
+//! naming the error and the byte offset where decoding failed.
+//!
+//! Several inputs are decoded in parallel (`--jobs`), their results printed
+//! in input order, each line labelled with its file. Exit status: 0 when
+//! every file decoded, 1 when some were refused, 2 on a usage or I/O error.
+//!
+//! Quirks the engines accept are read and reported as warnings: one
+//! `gamefmt: FILE: warning: ...` line each on stderr after a successful
+//! command, and the `warnings` array of `inspect --json` for maps and
+//! replays; `--strict` refuses them where current DDNet does.
 
+mod batch;
 mod chat;
 mod datafile;
 mod demo;
+mod final_posts;
+mod frame_set;
+mod input;
+mod label;
 mod map;
 mod netmsg;
+mod progress;
 mod slippi;
 mod teehistorian;
 
@@ -20,8 +34,10 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 use gamefmt::{Format, Warning};
+
+use crate::input::Input;
 
 #[derive(Parser)]
 #[command(
@@ -36,6 +52,18 @@ struct Cli {
     strict: bool,
     #[command(subcommand)]
     command: Command,
+}
+
+/// The inputs every command takes.
+#[derive(Args)]
+struct Inputs {
+    /// Files to read: paths, directories (read recursively) or `-` for
+    /// standard input; gzip, zstd and xz are decompressed.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Files decoded at once (default: one per core).
+    #[arg(long, short = 'j')]
+    jobs: Option<usize>,
 }
 
 /// How a command reads its file, and the warnings found so far.
@@ -65,13 +93,14 @@ impl Ctx {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Print a short summary of a file.
+    /// Print a short summary of each file.
     Inspect {
-        /// Print exactly one JSON object on one line instead.
+        /// Print one JSON object per file on one line instead (with a
+        /// `file` key when there are several inputs).
         #[arg(long)]
         json: bool,
-        /// The file to read.
-        file: PathBuf,
+        #[command(flatten)]
+        inputs: Inputs,
     },
     /// Print one JSON line per record (item, message, event, chunk).
     Dump {
@@ -79,13 +108,14 @@ enum Command {
         /// layer, ...) instead of raw datafile items.
         #[arg(long)]
         map: bool,
-        /// The file to read.
-        file: PathBuf,
+        #[command(flatten)]
+        inputs: Inputs,
     },
-    /// Decode a file completely; exit status 1 if anything in it is invalid.
+    /// Decode each file completely; exit status 1 if anything in one is
+    /// invalid.
     Validate {
-        /// The file to read.
-        file: PathBuf,
+        #[command(flatten)]
+        inputs: Inputs,
     },
     /// Print the chat of demos and teehistorian recordings (teehistorian:
     /// chat messages old servers recorded, and chat commands), one line per
@@ -100,7 +130,15 @@ enum Command {
     },
 }
 
-/// Why a command failed; printed as one line on stderr.
+impl Command {
+    /// Whether the output is JSON lines (labelled with a `file` key when
+    /// there are several inputs) rather than text.
+    const fn json(&self) -> bool {
+        matches!(self, Self::Inspect { json: true, .. } | Self::Dump { .. })
+    }
+}
+
+/// Why a command failed on one file; printed as one line on stderr.
 pub enum CliError {
     /// Reading the file or writing the output failed.
     Io(io::Error),
@@ -124,6 +162,15 @@ impl From<gamefmt::Error> for CliError {
     }
 }
 
+impl From<gamefmt::stream::ReadError> for CliError {
+    fn from(e: gamefmt::stream::ReadError) -> Self {
+        match e {
+            gamefmt::stream::ReadError::Io(e) => Self::Io(e),
+            gamefmt::stream::ReadError::Decode(e) => Self::Decode(e),
+        }
+    }
+}
+
 impl std::fmt::Display for CliError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -141,70 +188,67 @@ pub fn json_line(out: &mut dyn Write, value: &serde_json::Value) -> io::Result<(
     out.write_all(b"\n")
 }
 
-fn run(command: &Command, ctx: &mut Ctx, out: &mut dyn Write) -> Result<(), CliError> {
-    let (Command::Inspect { file, .. } | Command::Dump { file, .. } | Command::Validate { file }) =
-        command
-    else {
-        let Command::Chat { json, files } = command else {
-            return Err(CliError::UnknownFormat);
-        };
-        return chat::chat(files, *json, out);
-    };
-    let bytes = std::fs::read(file)?;
-    let format = Format::detect(&bytes).ok_or(CliError::UnknownFormat)?;
+/// Runs `command` on one opened input, writing its output to `out`;
+/// `ctx` says whether quirks are refused (`--strict`) and collects the
+/// warnings about them, `warnings` what else is worth saying but not a
+/// failure.
+fn run(
+    command: &Command,
+    input: &mut Input,
+    ctx: &mut Ctx,
+    out: &mut dyn Write,
+    warnings: &mut Vec<String>,
+) -> Result<(), CliError> {
+    let format = Format::detect(input.head()).ok_or(CliError::UnknownFormat)?;
     match (format, command) {
-        (Format::Datafile, Command::Inspect { json, .. }) => {
-            datafile::inspect(&bytes, *json, ctx, out)
+        (Format::Datafile, command) => {
+            let bytes = input.read_all()?;
+            match command {
+                Command::Inspect { json, .. } => datafile::inspect(&bytes, *json, ctx, out),
+                Command::Dump { map: true, .. } => map::dump(&bytes, ctx, out),
+                Command::Dump { .. } => datafile::dump(&bytes, ctx, out),
+                Command::Validate { .. } => datafile::validate(&bytes, ctx, out),
+                Command::Chat { .. } => Err(CliError::UnknownFormat),
+            }
         }
-        (Format::Datafile, Command::Dump { map: true, .. }) => map::dump(&bytes, ctx, out),
-        (Format::Datafile, Command::Dump { .. }) => datafile::dump(&bytes, ctx, out),
-        (Format::Datafile, Command::Validate { .. }) => datafile::validate(&bytes, ctx, out),
-        (Format::Demo, Command::Inspect { json, .. }) => demo::inspect(&bytes, *json, out),
-        (Format::Demo, Command::Dump { .. }) => demo::dump(&bytes, out),
-        (Format::Demo, Command::Validate { .. }) => demo::validate(&bytes, out),
-        (Format::Slippi, Command::Inspect { json, .. }) => slippi::inspect(&bytes, *json, ctx, out),
-        (Format::Slippi, Command::Dump { .. }) => slippi::dump(&bytes, ctx, out),
-        (Format::Slippi, Command::Validate { .. }) => slippi::validate(&bytes, ctx, out),
+        (Format::Demo, Command::Inspect { json, .. }) => demo::inspect(input, *json, out),
+        (Format::Demo, Command::Dump { .. }) => demo::dump(input, out),
+        (Format::Demo, Command::Validate { .. }) => demo::validate(input, out),
+        (Format::Slippi, Command::Inspect { json, .. }) => {
+            slippi::inspect(input, *json, ctx, out, warnings)
+        }
+        (Format::Slippi, Command::Dump { .. }) => slippi::dump(input, ctx, out),
+        (Format::Slippi, Command::Validate { .. }) => slippi::validate(input, ctx, out),
         (Format::Teehistorian, Command::Inspect { json, .. }) => {
-            teehistorian::inspect(&bytes, *json, out)
+            teehistorian::inspect(input, *json, out)
         }
-        (Format::Teehistorian, Command::Dump { .. }) => teehistorian::dump(&bytes, out),
-        (Format::Teehistorian, Command::Validate { .. }) => teehistorian::validate(&bytes, out),
+        (Format::Teehistorian, Command::Dump { .. }) => teehistorian::dump(input, out),
+        (Format::Teehistorian, Command::Validate { .. }) => teehistorian::validate(input, out),
         _ => Err(CliError::UnknownFormat),
+    }
+}
+
+/// `gamefmt chat`: its files read whole, one after the other.
+fn chat(files: &[PathBuf], json: bool) -> ExitCode {
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let result = chat::chat(files, json, &mut out).and_then(|()| out.flush().map_err(CliError::Io));
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(CliError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("gamefmt: {e}");
+            ExitCode::FAILURE
+        }
     }
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
-    let mut ctx = Ctx {
-        strict: cli.strict,
-        warnings: Vec::new(),
-    };
-    let result =
-        run(&cli.command, &mut ctx, &mut out).and_then(|()| out.flush().map_err(CliError::Io));
-    match result {
-        Ok(()) => {
-            if let Command::Inspect { file, .. }
-            | Command::Dump { file, .. }
-            | Command::Validate { file } = &cli.command
-            {
-                for w in &ctx.warnings {
-                    eprintln!("gamefmt: {}: warning: {w}", file.display());
-                }
-            }
-            ExitCode::SUCCESS
-        }
-        Err(CliError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(e) => {
-            match &cli.command {
-                Command::Inspect { file, .. }
-                | Command::Dump { file, .. }
-                | Command::Validate { file } => eprintln!("gamefmt: {}: {e}", file.display()),
-                Command::Chat { .. } => eprintln!("gamefmt: {e}"),
-            }
-            ExitCode::FAILURE
-        }
+    match &cli.command {
+        Command::Chat { json, files } => chat(files, *json),
+        Command::Inspect { inputs, .. }
+        | Command::Dump { inputs, .. }
+        | Command::Validate { inputs } => batch::run_all(&cli.command, inputs, cli.strict),
     }
 }

@@ -1,32 +1,54 @@
 //! `gamefmt` on Slippi `.slp` replays.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::io::Write;
 
 use gamefmt::slippi::{
-    CMD_GECKO_LIST, Event, GameStart, GeckoList, SlippiEventIter, SlippiView, StartingCharacters,
-    VecReassembler, character_name, internal_character_name, stage_name,
+    CMD_FRAME_BOOKEND, CMD_GECKO_LIST, Event, GameEnd, GameStart, GeckoList, HEADER_LEN, Item,
+    Metadata, Reader, StartingCharacters, VecReassembler, character_name, internal_character_name,
+    stage_name, winners,
 };
 use gamefmt::stream::End;
 use serde_json::{Value, json};
 
+use crate::final_posts::FinalPosts;
+use crate::frame_set::FrameSet;
+use crate::input::Input;
 use crate::{CliError, Ctx, json_line};
 
-/// The view of a replay, strict or with its warnings collected in `ctx`.
-fn open<'a>(bytes: &'a [u8], ctx: &mut Ctx) -> Result<SlippiView<'a>, CliError> {
-    Ok(if ctx.strict {
-        SlippiView::parse_strict(bytes)?
-    } else {
-        SlippiView::parse_with(bytes, &mut ctx.warnings)?
-    })
+/// The quirks of the Event Payloads event (the first in the stream, at
+/// byte [`HEADER_LEN`]), as `SlippiView::parse_with` and `parse_strict`
+/// see them: refused when `ctx` is strict, collected in it otherwise.
+fn payload_quirks(event: &Event<'_>, ctx: &mut Ctx) -> Result<(), CliError> {
+    if let Event::EventPayloads(p) = event {
+        for warning in p.zero_size_warnings(HEADER_LEN) {
+            if ctx.strict {
+                return Err(gamefmt::Error::from(warning).into());
+            }
+            ctx.warnings.push(warning);
+        }
+    }
+    Ok(())
 }
 
 /// The facts `inspect` reports, from one full walk of the events.
-struct Facts<'a> {
-    game_start: Option<GameStart<'a>>,
+struct Facts {
+    /// The raw array's declared length.
+    raw_len: u32,
+    /// The Game Start event's bytes (owned: the reader lends events only
+    /// until the next one).
+    game_start: Option<Vec<u8>>,
+    /// The metadata element's UBJSON value, if it decodes.
+    metadata: Option<Vec<u8>>,
+    /// Why the metadata does not decode.
+    metadata_error: Option<gamefmt::Error>,
     /// External character per port after the pre-1.6.0 Zelda/Sheik fix.
     characters: Option<StartingCharacters>,
-    frames: BTreeSet<i32>,
+    frames: FrameSet,
+    /// The last Game End's bytes.
+    game_end: Option<Vec<u8>>,
+    /// The Post-Frame Updates before it.
+    final_posts: FinalPosts,
     end_method: Option<u8>,
     lras_initiator: Option<i8>,
     placements: Option<[i8; 4]>,
@@ -36,14 +58,47 @@ struct Facts<'a> {
     ending: End,
 }
 
+impl Facts {
+    fn game_start(&self) -> Option<GameStart<'_>> {
+        match Event::parse(self.game_start.as_deref()?) {
+            Event::GameStart(g) => Some(g),
+            _ => None,
+        }
+    }
+
+    fn metadata(&self) -> Option<Metadata<'_>> {
+        Metadata::parse(self.metadata.as_deref()?).ok()
+    }
+
+    /// The winners, as `SlippiView::winners` tells them.
+    fn winners(&self) -> gamefmt::slippi::Winners {
+        match (self.game_start(), self.game_end.as_deref()) {
+            (Some(start), Some(end)) => winners(&start, &GameEnd::new(end), self.final_posts.get()),
+            _ => gamefmt::slippi::Winners::new(),
+        }
+    }
+}
+
 /// One walk over every event. With `partial`, damage after Game Start ends
 /// the walk like a truncation (stderr says why) and the facts gathered so
 /// far are kept, as bulk indexers want; otherwise it is an error.
-fn facts(bytes: &[u8], partial: bool) -> Result<Facts<'_>, CliError> {
+/// Damage in the metadata (after the events) is kept in
+/// `metadata_error`, and the events' ending is kept.
+fn facts(
+    input: &mut Input,
+    partial: bool,
+    ctx: &mut Ctx,
+    warnings: &mut Vec<String>,
+) -> Result<Facts, CliError> {
     let mut f = Facts {
+        raw_len: 0,
         game_start: None,
+        metadata: None,
+        metadata_error: None,
         characters: None,
-        frames: BTreeSet::new(),
+        frames: FrameSet::default(),
+        game_end: None,
+        final_posts: FinalPosts::default(),
         end_method: None,
         lras_initiator: None,
         placements: None,
@@ -53,26 +108,52 @@ fn facts(bytes: &[u8], partial: bool) -> Result<Facts<'_>, CliError> {
         ending: End::Eof,
     };
     let mut splits = VecReassembler::new();
-    let mut iter = SlippiEventIter::new(bytes);
+    let mut reader = Reader::new(input);
+    let mut ending = None;
     loop {
-        let event = match iter.next().transpose() {
-            Ok(Some(event)) => event,
-            Ok(None) => break,
-            Err(e) if partial && f.game_start.is_some() => {
-                eprintln!("gamefmt: warning: events end early: {e}");
+        let in_raw = reader.decoder().in_raw();
+        let bookends = reader
+            .decoder()
+            .payload_sizes()
+            .get(CMD_FRAME_BOOKEND)
+            .is_some();
+        let event = match reader.next() {
+            Some(Ok(Item::Event(event))) => event,
+            Some(Ok(Item::Header { raw_len })) => {
+                f.raw_len = raw_len;
+                continue;
+            }
+            Some(Ok(Item::Metadata(m))) => {
+                f.metadata = Some(m.to_vec());
+                continue;
+            }
+            Some(Ok(_)) => continue,
+            None => break,
+            Some(Err(e)) if !in_raw && e.decode_error().is_some() => {
+                // Damage after the events does not change how they ended.
+                f.metadata_error = e.decode_error();
+                ending = Some(reader.decoder().end(0));
                 break;
             }
-            Err(e) => return Err(e.into()),
+            Some(Err(e)) if partial && f.game_start.is_some() => {
+                warnings.push(format!("events end early: {}", CliError::from(e)));
+                break;
+            }
+            Some(Err(e)) => return Err(e.into()),
         };
+        if f.events == 0 {
+            payload_quirks(&event, ctx)?;
+        }
         f.events = f.events.saturating_add(1);
         let count = f.event_counts.entry(event.code()).or_default();
         *count = count.saturating_add(1);
         if let Some(n) = event.frame() {
             f.frames.insert(n);
         }
+        f.final_posts.observe(&event, bookends);
         match event {
             Event::GameStart(g) if f.game_start.is_none() => {
-                f.game_start = Some(g);
+                f.game_start = Some(g.bytes().to_vec());
                 f.characters = Some(StartingCharacters::new(&g));
             }
             Event::PostFrame(p) => {
@@ -81,6 +162,7 @@ fn facts(bytes: &[u8], partial: bool) -> Result<Facts<'_>, CliError> {
                 }
             }
             Event::GameEnd(e) => {
+                f.game_end = Some(e.bytes().to_vec());
                 f.end_method = e.method();
                 f.lras_initiator = e.lras_initiator();
                 f.placements = e.placements();
@@ -94,7 +176,7 @@ fn facts(bytes: &[u8], partial: bool) -> Result<Facts<'_>, CliError> {
             _ => {}
         }
     }
-    f.ending = iter.end();
+    f.ending = ending.unwrap_or_else(|| reader.end());
     Ok(f)
 }
 
@@ -133,16 +215,17 @@ fn character_names(g: &GameStart<'_>, fixed: Option<&StartingCharacters>) -> Vec
 
 /// `gamefmt inspect` for a replay.
 pub fn inspect(
-    bytes: &[u8],
+    input: &mut Input,
     as_json: bool,
     ctx: &mut Ctx,
     out: &mut dyn Write,
+    warnings: &mut Vec<String>,
 ) -> Result<(), CliError> {
-    let view = open(bytes, ctx)?;
-    let f = facts(bytes, true)?;
-    let meta = view.metadata().ok().flatten();
-    let winners = view.winners();
-    let g = f.game_start;
+    let f = facts(input, true, ctx, warnings)?;
+    let size = input.finish()?;
+    let meta = f.metadata();
+    let winners = f.winners();
+    let g = f.game_start();
     let version = g.and_then(|g| g.version()).map(|v| v.to_string());
     let counts: serde_json::Map<String, Value> = f
         .event_counts
@@ -153,7 +236,7 @@ pub fn inspect(
         "format": "slippi",
         "warnings": ctx.warnings_json(),
         "version": version,
-        "raw_len": view.declared_raw_len(),
+        "raw_len": f.raw_len,
         "stage": g.and_then(|g| g.stage()),
         "stage_name": g.and_then(|g| g.stage()).and_then(stage_name),
         "players": g.map(|g| players(&g, f.characters.as_ref())).unwrap_or_default(),
@@ -183,8 +266,8 @@ pub fn inspect(
         out,
         "slippi replay {} ({} bytes, raw length {})",
         version.as_deref().unwrap_or("?"),
-        bytes.len(),
-        view.declared_raw_len()
+        size,
+        f.raw_len
     )?;
     if let Some(g) = g {
         let stage = g.stage().unwrap_or_default();
@@ -301,23 +384,41 @@ fn event_json(offset: usize, event: &Event<'_>) -> Value {
 }
 
 /// `gamefmt dump` for a replay: one JSON line per event.
-pub fn dump(bytes: &[u8], ctx: &mut Ctx, out: &mut dyn Write) -> Result<(), CliError> {
-    open(bytes, ctx)?;
-    let mut iter = SlippiEventIter::new(bytes);
-    let mut offset = gamefmt::slippi::HEADER_LEN;
-    while let Some(event) = iter.next().transpose()? {
-        json_line(out, &event_json(offset, &event))?;
-        offset = iter.decoder().offset();
+/// Stops after the raw events, as the metadata is not an event (damage in
+/// it is `validate`'s business).
+pub fn dump(input: &mut Input, ctx: &mut Ctx, out: &mut dyn Write) -> Result<(), CliError> {
+    let mut reader = Reader::new(input);
+    let mut first = true;
+    loop {
+        if !reader.decoder().in_raw() {
+            return Ok(());
+        }
+        let offset = reader.offset();
+        match reader.next() {
+            Some(Ok(Item::Event(event))) => {
+                if first {
+                    payload_quirks(&event, ctx)?;
+                    first = false;
+                }
+                json_line(out, &event_json(offset, &event))?;
+            }
+            Some(Ok(_)) => {}
+            Some(Err(e)) => return Err(e.into()),
+            None => return Ok(()),
+        }
     }
-    Ok(())
 }
 
 /// `gamefmt validate` for a replay: decodes every event, the Gecko list and
 /// the metadata. A live (truncated) file is reported but not an error.
-pub fn validate(bytes: &[u8], ctx: &mut Ctx, out: &mut dyn Write) -> Result<(), CliError> {
-    let view = open(bytes, ctx)?;
-    let f = facts(bytes, false)?;
-    view.metadata()?;
+pub fn validate(input: &mut Input, ctx: &mut Ctx, out: &mut dyn Write) -> Result<(), CliError> {
+    let f = facts(input, false, ctx, &mut Vec::new())?;
+    if let Some(e) = f.metadata_error {
+        return Err(e.into());
+    }
+    if let Some(m) = &f.metadata {
+        Metadata::parse(m)?;
+    }
     if f.game_start.is_none() && !matches!(f.ending, End::Truncated { .. }) {
         return Err(CliError::Invalid("no Game Start event".into()));
     }

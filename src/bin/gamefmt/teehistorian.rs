@@ -7,14 +7,62 @@ use gamefmt::Protocol;
 use gamefmt::netmsg;
 use gamefmt::stream::End;
 use gamefmt::teehistorian::{
-    ClientProtocols, CommandSource, Ex, ExMessage, Header, Message, PlayerNames, PlayerState,
-    Record, TeehistorianIter,
+    ClientProtocols, CommandSource, Ex, ExMessage, Header, Item, Message, PlayerNames, PlayerState,
+    Reader, Record,
 };
 use serde_json::{Value, json};
 
+use crate::input::Input;
 use crate::netmsg::message_json;
 
 use crate::{CliError, json_line};
+
+/// The header's JSON text, owned (the reader lends records only until the
+/// next one).
+struct HeaderText(String);
+
+impl HeaderText {
+    fn header(&self) -> Result<Header<'_>, CliError> {
+        Ok(Header::parse(&self.0)?)
+    }
+}
+
+/// Opens the recording: a reader past its header, and the header's text
+/// (joined from pieces if it came in several).
+fn open(input: &mut Input) -> Result<(Reader<&mut Input>, HeaderText), CliError> {
+    let mut reader = Reader::new(input);
+    let mut pieces = Vec::new();
+    loop {
+        match reader.next() {
+            Some(Ok(Item::Header(h))) => {
+                let text = HeaderText(h.json().to_owned());
+                return Ok((reader, text));
+            }
+            Some(Ok(Item::HeaderPiece { json, last })) => {
+                pieces.extend_from_slice(json);
+                if last {
+                    let text = String::from_utf8(pieces)
+                        .map_err(|_| CliError::Invalid("header is not UTF-8".into()))?;
+                    return Ok((reader, HeaderText(text)));
+                }
+            }
+            Some(Ok(Item::Message(_))) => {
+                return Err(CliError::Invalid("message before the header".into()));
+            }
+            Some(Err(e)) => return Err(e.into()),
+            None => return Err(gamefmt::Error::truncated(reader.offset()).into()),
+        }
+    }
+}
+
+/// The next message, `None` at the end of the stream.
+fn next_record<'r>(reader: &'r mut Reader<&mut Input>) -> Option<Result<Record<'r>, CliError>> {
+    match reader.next()? {
+        Ok(Item::Message(record)) => Some(Ok(record)),
+        Ok(_) => Some(Err(CliError::Invalid("second header".into()))),
+        Err(e) => Some(Err(e.into())),
+    }
+}
 
 /// The facts `inspect` reports about a recording.
 struct Facts {
@@ -50,9 +98,8 @@ fn ex_key(ex: &Ex<'_>) -> String {
 }
 
 /// Walks every message; a decoding error other than truncation fails.
-fn facts(bytes: &[u8]) -> Result<(Header<'_>, Facts), CliError> {
-    let mut iter = TeehistorianIter::new(bytes)?;
-    let header = *iter.header();
+fn facts(input: &mut Input) -> Result<(HeaderText, Facts), CliError> {
+    let (mut reader, header) = open(input)?;
     let mut f = Facts {
         messages: 0,
         counts: BTreeMap::new(),
@@ -61,7 +108,7 @@ fn facts(bytes: &[u8]) -> Result<(Header<'_>, Facts), CliError> {
         last_tick: 0,
         end: End::Eof,
     };
-    for record in iter.by_ref() {
+    while let Some(record) = next_record(&mut reader) {
         let record = record?;
         f.messages = f.messages.saturating_add(1);
         let count = f.counts.entry(record.message.kind().name()).or_default();
@@ -74,13 +121,15 @@ fn facts(bytes: &[u8]) -> Result<(Header<'_>, Facts), CliError> {
         }
         f.last_tick = record.tick;
     }
-    f.end = iter.end();
+    f.end = reader.end();
     Ok((header, f))
 }
 
 /// `gamefmt inspect` for a teehistorian recording.
-pub fn inspect(bytes: &[u8], as_json: bool, out: &mut dyn Write) -> Result<(), CliError> {
-    let (header, f) = facts(bytes)?;
+pub fn inspect(input: &mut Input, as_json: bool, out: &mut dyn Write) -> Result<(), CliError> {
+    let (header, f) = facts(input)?;
+    let size = input.finish()?;
+    let header = header.header()?;
     let version_minor = header.version_minor_str().map(|v| v.to_string());
     let game_uuid = header.game_uuid().map(|u| u.to_string());
     let map_name = header.map_name().map(|v| v.to_string());
@@ -108,7 +157,7 @@ pub fn inspect(bytes: &[u8], as_json: bool, out: &mut dyn Write) -> Result<(), C
         "teehistorian version {}.{} ({} bytes)",
         header.version(),
         version_minor.as_deref().unwrap_or("-"),
-        bytes.len()
+        size
     )?;
     writeln!(out, "  game:     {}", game_uuid.as_deref().unwrap_or("-"))?;
     writeln!(out, "  map:      {}", map_name.as_deref().unwrap_or("-"))?;
@@ -248,14 +297,13 @@ fn record_json(r: &Record<'_>, player: Option<&[u8]>, protocol: Protocol) -> Val
 /// `gamefmt dump` for a teehistorian recording: the header, then one JSON
 /// line per message with its tick (and `player`, the name of the client it
 /// is about, once an EX player-name record has named it).
-pub fn dump(bytes: &[u8], out: &mut dyn Write) -> Result<(), CliError> {
-    let mut iter = TeehistorianIter::new(bytes)?;
-    let header: Value =
-        serde_json::from_str(iter.header().json()).unwrap_or_else(|_| json!(iter.header().json()));
+pub fn dump(input: &mut Input, out: &mut dyn Write) -> Result<(), CliError> {
+    let (mut reader, text) = open(input)?;
+    let header: Value = serde_json::from_str(&text.0).unwrap_or_else(|_| json!(text.0));
     json_line(out, &json!({ "header": header }))?;
     let mut names = Box::new(PlayerNames::<{ gamefmt::teehistorian::MAX_CLIENTS }>::new());
     let mut protocols = Box::new(ClientProtocols::<{ gamefmt::teehistorian::MAX_CLIENTS }>::new());
-    for record in iter.by_ref() {
+    while let Some(record) = next_record(&mut reader) {
         let record = record?;
         names.apply(&record.message);
         protocols.apply(&record.message);
@@ -264,7 +312,7 @@ pub fn dump(bytes: &[u8], out: &mut dyn Write) -> Result<(), CliError> {
         let protocol = cid.map_or(Protocol::V06, |c| protocols.get(c));
         json_line(out, &record_json(&record, player, protocol))?;
     }
-    let end = iter.end();
+    let end = reader.end();
     json_line(out, &json!({ "end": end_name(end) }))?;
     not_cut(end)
 }
@@ -272,11 +320,12 @@ pub fn dump(bytes: &[u8], out: &mut dyn Write) -> Result<(), CliError> {
 /// `gamefmt validate` for a teehistorian recording: every message, every
 /// known EX payload and the player state must be consistent; the file may
 /// end without FINISH (a crashed server) but not inside a message.
-pub fn validate(bytes: &[u8], out: &mut dyn Write) -> Result<(), CliError> {
-    let mut iter = TeehistorianIter::new(bytes)?;
+pub fn validate(input: &mut Input, out: &mut dyn Write) -> Result<(), CliError> {
+    let (mut reader, text) = open(input)?;
+    let version = text.header()?.version();
     let mut players = PlayerState::<{ gamefmt::teehistorian::MAX_CLIENTS }>::new();
     let mut messages = 0u64;
-    for record in iter.by_ref() {
+    while let Some(record) = next_record(&mut reader) {
         let record = record?;
         messages = messages.saturating_add(1);
         players.apply(&record.message).map_err(|e| {
@@ -294,13 +343,12 @@ pub fn validate(bytes: &[u8], out: &mut dyn Write) -> Result<(), CliError> {
             })?;
         }
     }
-    let end = iter.end();
+    let end = reader.end();
     not_cut(end)?;
     writeln!(
         out,
-        "ok: teehistorian version {}, {messages} messages up to tick {}, end: {}",
-        iter.header().version(),
-        iter.tick(),
+        "ok: teehistorian version {version}, {messages} messages up to tick {}, end: {}",
+        reader.decoder().tick(),
         end.name()
     )?;
     Ok(())
