@@ -94,6 +94,9 @@ impl fmt::Display for Line {
 /// A teehistorian recording through a 4 KiB buffer (DDNet's headers are
 /// longer: they arrive in pieces).
 #[cfg(feature = "teehistorian")]
+// Never inlined: its frame is then below the painted baseline (measured)
+// and exists only while this format decodes.
+#[inline(never)]
 pub fn recording(file: HostFile, buf: &mut [u8]) -> Line {
     use gamefmt::stream::EmbeddedReader;
     use gamefmt::teehistorian::{Decoder, Item};
@@ -110,6 +113,9 @@ pub fn recording(file: HostFile, buf: &mut [u8]) -> Line {
 
 /// A Slippi replay through a 4 KiB buffer.
 #[cfg(feature = "slippi")]
+// Never inlined: its frame is then below the painted baseline (measured)
+// and exists only while this format decodes.
+#[inline(never)]
 pub fn replay(file: HostFile, buf: &mut [u8]) -> Line {
     use gamefmt::slippi::{Decoder, Item};
     use gamefmt::stream::EmbeddedReader;
@@ -132,6 +138,9 @@ pub fn replay(file: HostFile, buf: &mut [u8]) -> Line {
 
 /// A demo's chunks through the caller's buffer, which holds the largest.
 #[cfg(feature = "demo")]
+// Never inlined: its frame is then below the painted baseline (measured)
+// and exists only while this format decodes.
+#[inline(never)]
 pub fn demo(file: HostFile, buf: &mut [u8]) -> Line {
     use gamefmt::demo::{Chunk, ChunkKind, EmbeddedReader};
     let mut reader = match EmbeddedReader::new(file, buf) {

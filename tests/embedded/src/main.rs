@@ -53,15 +53,23 @@ static mut BUFFERS: Buffers = Buffers {
     map: map::Buffers::new(),
 };
 
+/// Room for the map's inflate state, written once at start.
+#[cfg(feature = "map")]
+static mut INFLATE: core::mem::MaybeUninit<gamefmt::datafile::DecompressorOxide> =
+    core::mem::MaybeUninit::uninit();
+
 #[entry]
 fn main() -> ! {
     // SAFETY: the only reference ever made to BUFFERS, taken once before
     // anything else runs (no interrupts are enabled).
     let bufs = unsafe { &mut *core::ptr::addr_of_mut!(BUFFERS) };
-    // The map's inflate state is built at run time (not const): in main's
-    // frame, above the stack the decodes use and that is measured.
+    // The map's inflate state (11 KB) is built at run time (its
+    // constructor is not const), once, into static memory: the stack keeps
+    // only the decodes' own frames.
     #[cfg(feature = "map")]
-    let mut inflate = gamefmt::datafile::DecompressorOxide::new();
+    // SAFETY: the only reference ever made to INFLATE, taken once here.
+    let inflate = unsafe { &mut *core::ptr::addr_of_mut!(INFLATE) }
+        .write(gamefmt::datafile::DecompressorOxide::new());
     let Ok(mut list) = File::open(LIST) else {
         println!("ERROR cannot open the file list");
         process::exit(2)
@@ -73,7 +81,7 @@ fn main() -> ! {
         let n = list.read(&mut byte).unwrap_or(0);
         if n == 0 || byte[0] == b'\n' {
             if len > 0 {
-                run_file(&path[..len], bufs, #[cfg(feature = "map")] &mut inflate);
+                run_file(&path[..len], bufs, #[cfg(feature = "map")] inflate);
             }
             len = 0;
             if n == 0 {
