@@ -13,11 +13,13 @@
 )]
 
 mod common;
+#[path = "common/names.rs"]
+mod names;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use gamefmt::teehistorian::{ExMessage, Message, TeehistorianIter};
+use gamefmt::teehistorian::{Message, TeehistorianIter};
 use serde_json::Value;
 
 fn chat(path: &Path) -> Vec<Value> {
@@ -79,15 +81,8 @@ fn demo_chat_has_every_chat_message_with_recorded_names() {
     let th =
         dir.join("teeworlds/teehistorian/ddnet-server__dm1-30s-6bots-2dummies-clean.teehistorian");
     if demo.is_file() && th.is_file() {
-        let bytes = std::fs::read(&th).unwrap();
-        let mut recorded = BTreeSet::new();
-        for record in TeehistorianIter::new(&bytes).unwrap() {
-            if let Message::Ex(ex) = record.unwrap().message {
-                if let Ok(ExMessage::PlayerName { name, .. }) = ex.parse() {
-                    recorded.insert(String::from_utf8(name.to_vec()).unwrap());
-                }
-            }
-        }
+        let (recorded, end) = names::recorded_names(&std::fs::read(&th).unwrap());
+        end.unwrap();
         let named: BTreeSet<String> = chat(&demo)
             .iter()
             .filter_map(|l| l["name"].as_str().map(str::to_owned))
@@ -182,15 +177,8 @@ fn demo_dump_types_kills_and_players() {
             .iter()
             .any(|k| k["message"]["victim_name"].is_string())
     );
-    let bytes = std::fs::read(&th).unwrap();
-    let mut recorded = BTreeSet::new();
-    for record in TeehistorianIter::new(&bytes).unwrap() {
-        if let Message::Ex(ex) = record.unwrap().message {
-            if let Ok(ExMessage::PlayerName { name, .. }) = ex.parse() {
-                recorded.insert(String::from_utf8(name.to_vec()).unwrap());
-            }
-        }
-    }
+    let (recorded, end) = names::recorded_names(&std::fs::read(&th).unwrap());
+    end.unwrap();
     let mut named = BTreeSet::new();
     for line in lines
         .iter()
