@@ -17,6 +17,8 @@
 //!   marker and full snapshot, so the stream stays valid (ticks restart).
 //!
 //! Both stream to the file: the generator's own memory stays small.
+//! `benches/peers`' `memcheck gen-slp` calls [`slippi`] (it includes this
+//! file as a module).
 #![allow(
     clippy::unwrap_used,
     clippy::indexing_slicing,
@@ -27,7 +29,9 @@ use std::fs::File;
 use std::io::{BufWriter, Seek, SeekFrom, Write};
 
 use gamefmt::demo::DemoView;
-use gamefmt::slippi::{SlippiView, SlippiWriter};
+use gamefmt::slippi::{
+    CMD_EVENT_PAYLOADS, CMD_GAME_END, CMD_GAME_START, HEADER_LEN, SlippiView, SlippiWriter,
+};
 
 type R<T> = Result<T, Box<dyn std::error::Error>>;
 
@@ -47,18 +51,21 @@ fn main() -> R<()> {
     Ok(())
 }
 
-fn slippi(out: &str, target: usize, bytes: &[u8]) -> R<usize> {
+/// Writes to `out` the replay `bytes`' Game Start, then its frame events
+/// repeated until about `target` bytes, then its Game End; returns the
+/// file's length.
+pub fn slippi(out: &str, target: usize, bytes: &[u8]) -> R<usize> {
     let view = SlippiView::parse(bytes)?;
     let mut head = SlippiWriter::new(&view.payload_sizes()?)?;
     let (mut frames, mut end) = (Vec::new(), None);
     for e in view.events() {
         let e = e?;
         match e.code() {
-            0x35 => {}
-            0x36 => {
-                head.event(0x36, e.payload())?;
+            CMD_EVENT_PAYLOADS => {}
+            CMD_GAME_START => {
+                head.event(CMD_GAME_START, e.payload())?;
             }
-            0x39 => end = Some(e.payload().to_vec()),
+            CMD_GAME_END => end = Some(e.payload().to_vec()),
             c => {
                 frames.push(c);
                 frames.extend_from_slice(e.payload());
@@ -74,13 +81,14 @@ fn slippi(out: &str, target: usize, bytes: &[u8]) -> R<usize> {
         w.write_all(&frames)?;
         len += frames.len();
     }
-    w.write_all(&[0x39])?;
+    w.write_all(&[CMD_GAME_END])?;
     w.write_all(&end)?;
     len += 1 + end.len();
     w.write_all(b"}")?;
-    let raw_len = u32::try_from(len - 15)?;
+    let raw_len = u32::try_from(len - HEADER_LEN)?;
     let mut f = w.into_inner()?;
-    f.seek(SeekFrom::Start(11))?;
+    // The raw length: the header's last 4 bytes.
+    f.seek(SeekFrom::Start(HEADER_LEN as u64 - 4))?;
     f.write_all(&raw_len.to_be_bytes())?;
     Ok(len + 1)
 }

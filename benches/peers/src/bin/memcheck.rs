@@ -15,10 +15,15 @@
 #[path = "../../../../tests/common/teehistorian_gen.rs"]
 mod teehistorian_gen;
 
-use std::fs::File;
-use std::io::{BufReader, BufWriter, Seek, SeekFrom, Write};
+/// The Slippi generator of `benches/rss.sh`, shared.
+#[allow(dead_code, clippy::all)]
+#[path = "../../../../examples/large_streams.rs"]
+mod large_streams;
 
-use gamefmt::slippi::{self, Event, Item, SlippiView, SlippiWriter};
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Write};
+
+use gamefmt::slippi::{self, Event, Item};
 use gamefmt::teehistorian;
 
 type R<T> = Result<T, Box<dyn std::error::Error>>;
@@ -41,7 +46,10 @@ fn main() -> R<()> {
             w.flush()?;
             println!("wrote {bytes} bytes, {n} messages");
         }
-        ["gen-slp", out, _, src] => gen_slp(out, mb(&a[2])?, src)?,
+        ["gen-slp", out, _, src] => {
+            let n = large_streams::slippi(out, mb(&a[2])?, &std::fs::read(src)?)?;
+            println!("wrote {n} bytes");
+        }
         ["read-th", file] => {
             let mut r =
                 teehistorian::Reader::new(BufReader::with_capacity(1 << 16, File::open(file)?));
@@ -70,49 +78,5 @@ fn main() -> R<()> {
         }
         _ => return Err("usage: see the source's header".into()),
     }
-    Ok(())
-}
-
-/// Writes SOURCE's header, Event Payloads and Game Start, then its frame
-/// events (everything between Game Start and Game End) over and over until
-/// the file holds `target` bytes, then its Game End; patches the raw
-/// length and closes the object (no metadata).
-fn gen_slp(out: &str, target: usize, src: &str) -> R<()> {
-    let bytes = std::fs::read(src)?;
-    let view = SlippiView::parse(&bytes)?;
-    let mut head = SlippiWriter::new(&view.payload_sizes()?)?;
-    let (mut frames, mut end) = (Vec::new(), None);
-    for e in view.events() {
-        let e = e?;
-        match e.code() {
-            0x35 => {}
-            0x36 => {
-                head.event(0x36, e.payload())?;
-            }
-            0x39 => end = Some(e.payload().to_vec()),
-            c => {
-                frames.push(c);
-                frames.extend_from_slice(e.payload());
-            }
-        }
-    }
-    let end = end.ok_or("source has no Game End")?;
-    let mut w = BufWriter::new(File::create(out)?);
-    let header = head.live_bytes();
-    w.write_all(header)?;
-    let mut len = header.len();
-    while len < target {
-        w.write_all(&frames)?;
-        len += frames.len();
-    }
-    w.write_all(&[0x39])?;
-    w.write_all(&end)?;
-    len += 1 + end.len();
-    w.write_all(b"}")?;
-    let raw_len = u32::try_from(len - 15)?;
-    let mut f = w.into_inner()?;
-    f.seek(SeekFrom::Start(11))?;
-    f.write_all(&raw_len.to_be_bytes())?;
-    println!("wrote {} bytes", len + 1);
     Ok(())
 }
