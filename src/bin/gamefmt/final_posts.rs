@@ -7,70 +7,88 @@
 //! Bookend when the replay declares Frame Bookend), all of the last one's
 //! frame, at most two per port.
 
-use gamefmt::slippi::{Event, PostFrame};
+use gamefmt::slippi::{CMD_FRAME_BOOKEND, Event, PostFrame};
 
 /// At most two Post-Frame Updates per port (Ice Climbers).
 const MAX: usize = 8;
 
 /// The Post-Frame Updates at the tail of the events seen so far.
+///
+/// The last ones are copied into a ring of [`MAX`] buffers that are
+/// reused: following a stream allocates nothing once they have grown to
+/// an event's size.
 #[derive(Default)]
 pub struct FinalPosts {
-    /// The last contiguous Post-Frame Updates, oldest first (at most
-    /// [`MAX`]).
-    posts: Vec<Vec<u8>>,
+    /// The last contiguous Post-Frame Updates: `len` of them, the oldest
+    /// at `start`, in a ring.
+    ring: [Vec<u8>; MAX],
+    start: usize,
+    len: usize,
     /// A Frame Bookend followed them.
     bookend: bool,
+    /// The Event Payloads table declares Frame Bookend.
+    bookends: bool,
     /// The answer at the last Game End.
     at_game_end: Vec<Vec<u8>>,
 }
 
 impl FinalPosts {
-    /// Follows one event; `bookends` says whether the replay declares
-    /// Frame Bookend events.
-    pub fn observe(&mut self, event: &Event<'_>, bookends: bool) {
+    /// Follows one event.
+    pub fn observe(&mut self, event: &Event<'_>) {
         match event {
             Event::PostFrame(p) => {
                 if self.bookend {
-                    self.posts.clear();
-                    self.bookend = false;
+                    self.clear();
                 }
-                if self.posts.len() == MAX {
-                    self.posts.remove(0);
+                let at = self.start.wrapping_add(self.len) % MAX;
+                if self.len == MAX {
+                    self.start = self.start.wrapping_add(1) % MAX;
+                } else {
+                    self.len = self.len.saturating_add(1);
                 }
-                self.posts.push(p.bytes().to_vec());
+                if let Some(slot) = self.ring.get_mut(at) {
+                    slot.clear();
+                    slot.extend_from_slice(p.bytes());
+                }
             }
             Event::FrameBookend(_) if !self.bookend => self.bookend = true,
             Event::GameEnd(_) => {
                 self.at_game_end.clear();
-                if self.bookend == bookends {
-                    let last = self.posts.last().map(|b| post(b).and_then(|p| p.frame()));
-                    let same = self
-                        .posts
-                        .iter()
-                        .rev()
-                        .take_while(|b| Some(post(b).and_then(|p| p.frame())) == last);
-                    self.at_game_end = same.cloned().collect();
-                    self.at_game_end.reverse();
+                if self.bookend == self.bookends {
+                    let posts = self.posts();
+                    let last = posts.last().map(PostFrame::frame);
+                    let same = posts.iter().rev().take_while(|p| Some(p.frame()) == last);
+                    let mut same: Vec<Vec<u8>> = same.map(|p| p.bytes().to_vec()).collect();
+                    same.reverse();
+                    self.at_game_end = same;
                 }
-                self.posts.clear();
-                self.bookend = false;
+                self.clear();
             }
-            _ => {
-                self.posts.clear();
-                self.bookend = false;
+            Event::EventPayloads(p) => {
+                self.bookends = p.entries().any(|(c, _)| c == CMD_FRAME_BOOKEND);
+                self.clear();
             }
+            _ => self.clear(),
         }
+    }
+
+    /// Forgets the Post-Frame Updates held (keeping their buffers).
+    fn clear(&mut self) {
+        self.start = 0;
+        self.len = 0;
+        self.bookend = false;
+    }
+
+    /// The Post-Frame Updates held, oldest first.
+    fn posts(&self) -> Vec<PostFrame<'_>> {
+        (0..self.len)
+            .filter_map(|i| self.ring.get(self.start.wrapping_add(i) % MAX))
+            .map(|b| PostFrame::new(b))
+            .collect()
     }
 
     /// The Post-Frame Updates before the last Game End, in stream order.
     pub fn get(&self) -> impl Iterator<Item = PostFrame<'_>> {
-        self.at_game_end.iter().filter_map(|b| post(b))
-    }
-}
-
-fn post(bytes: &[u8]) -> Option<PostFrame<'_>> {
-    match Event::parse(bytes) {
-        Event::PostFrame(p) => Some(p),
-        _ => None,
+        self.at_game_end.iter().map(|b| PostFrame::new(b))
     }
 }

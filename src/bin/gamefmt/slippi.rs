@@ -1,12 +1,11 @@
 //! `gamefmt` on Slippi `.slp` replays.
 
-use std::collections::BTreeMap;
 use std::io::Write;
 
 use gamefmt::slippi::{
-    CMD_FRAME_BOOKEND, CMD_GECKO_LIST, Event, GameEnd, GameStart, GeckoList, HEADER_LEN, Item,
-    Metadata, Reader, StartingCharacters, VecReassembler, character_name, internal_character_name,
-    stage_name, winners,
+    CMD_GECKO_LIST, Event, GameEnd, GameStart, GeckoList, HEADER_LEN, Item, Metadata, Reader,
+    StartingCharacters, VecReassembler, character_name, internal_character_name, stage_name,
+    winners,
 };
 use gamefmt::stream::End;
 use serde_json::{Value, json};
@@ -52,7 +51,8 @@ struct Facts {
     end_method: Option<u8>,
     lras_initiator: Option<i8>,
     placements: Option<[i8; 4]>,
-    event_counts: BTreeMap<u8, u64>,
+    /// Events per command byte.
+    event_counts: [u64; 256],
     gecko_codes: Option<usize>,
     events: u64,
     ending: End,
@@ -102,7 +102,7 @@ fn facts(
         end_method: None,
         lras_initiator: None,
         placements: None,
-        event_counts: BTreeMap::new(),
+        event_counts: [0; 256],
         gecko_codes: None,
         events: 0,
         ending: End::Eof,
@@ -112,11 +112,6 @@ fn facts(
     let mut ending = None;
     loop {
         let in_raw = reader.decoder().in_raw();
-        let bookends = reader
-            .decoder()
-            .payload_sizes()
-            .get(CMD_FRAME_BOOKEND)
-            .is_some();
         let event = match reader.next() {
             Some(Ok(Item::Event(event))) => event,
             Some(Ok(Item::Header { raw_len })) => {
@@ -145,12 +140,13 @@ fn facts(
             payload_quirks(&event, ctx)?;
         }
         f.events = f.events.saturating_add(1);
-        let count = f.event_counts.entry(event.code()).or_default();
-        *count = count.saturating_add(1);
+        if let Some(count) = f.event_counts.get_mut(usize::from(event.code())) {
+            *count = count.saturating_add(1);
+        }
         if let Some(n) = event.frame() {
             f.frames.insert(n);
         }
-        f.final_posts.observe(&event, bookends);
+        f.final_posts.observe(&event);
         match event {
             Event::GameStart(g) if f.game_start.is_none() => {
                 f.game_start = Some(g.bytes().to_vec());
@@ -227,9 +223,9 @@ pub fn inspect(
     let winners = f.winners();
     let g = f.game_start();
     let version = g.and_then(|g| g.version()).map(|v| v.to_string());
-    let counts: serde_json::Map<String, Value> = f
-        .event_counts
-        .iter()
+    let counts: serde_json::Map<String, Value> = (0u8..=u8::MAX)
+        .zip(f.event_counts)
+        .filter(|&(_, n)| n > 0)
         .map(|(c, n)| (format!("0x{c:02x}"), json!(n)))
         .collect();
     let value = json!({
