@@ -56,6 +56,9 @@ pub fn walk<R: Read>(
     let mut rec = Reconstructor::new(owned.buffers(), reader.header().item_sizes());
     let mut facts = Facts::default();
     let mut tick = None;
+    // The message's bytes, in one buffer reused for every message chunk:
+    // they must outlive `rec.decode`'s borrow of `rec`, which `each` sees.
+    let mut message = Vec::new();
     loop {
         let at = reader.offset();
         let Some(chunk) = reader.next() else {
@@ -63,7 +66,7 @@ pub fn walk<R: Read>(
         };
         let chunk = chunk?;
         facts.chunks = facts.chunks.saturating_add(1);
-        let mut msg = None;
+        let mut is_message = false;
         match chunk {
             Chunk::Tick { tick: t, .. } => {
                 facts.tick_markers = facts.tick_markers.saturating_add(1);
@@ -78,7 +81,9 @@ pub fn walk<R: Read>(
                     ChunkKind::Message => {
                         facts.messages = facts.messages.saturating_add(1);
                         let ints = rec.decode(payload).map_err(|e| chunk_error(e, at))?;
-                        msg = Some(ints.as_bytes().to_vec());
+                        message.clear();
+                        message.extend_from_slice(ints.as_bytes());
+                        is_message = true;
                     }
                     ChunkKind::Unknown => {
                         rec.decode(payload).map_err(|e| chunk_error(e, at))?;
@@ -87,7 +92,8 @@ pub fn walk<R: Read>(
                 rec.feed(&chunk).map_err(|e| chunk_error(e, at))?;
             }
         }
-        each(&chunk, tick, &rec, msg.as_deref())?;
+        let msg = is_message.then_some(message.as_slice());
+        each(&chunk, tick, &rec, msg)?;
     }
     if let Some(snap) = rec.snapshot() {
         facts.final_items = Some(snap.item_count());

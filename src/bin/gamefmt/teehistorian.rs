@@ -10,6 +10,7 @@ use gamefmt::teehistorian::{
     ClientProtocols, CommandSource, Ex, ExMessage, Header, Item, Message, PlayerNames, PlayerState,
     Reader, Record,
 };
+use gamefmt::uuid::Uuid;
 use serde_json::{Value, json};
 
 use crate::input::Input;
@@ -68,9 +69,10 @@ fn next_record<'r>(reader: &'r mut Reader<&mut Input>) -> Option<Result<Record<'
 struct Facts {
     messages: u64,
     counts: BTreeMap<&'static str, u64>,
-    ex_counts: BTreeMap<String, u64>,
-    /// The same counts keyed by UUID string (unknown UUIDs told apart).
-    ex_counts_by_uuid: BTreeMap<String, u64>,
+    ex_counts: BTreeMap<&'static str, u64>,
+    /// The same counts keyed by UUID (unknown UUIDs told apart); a
+    /// UUID's order is its string's.
+    ex_counts_by_uuid: BTreeMap<Uuid, u64>,
     last_tick: i32,
     end: End,
 }
@@ -93,8 +95,8 @@ fn not_cut(end: End) -> Result<(), CliError> {
 }
 
 /// The key of an EX message in `ex_counts`: its UUID name, or "unknown".
-fn ex_key(ex: &Ex<'_>) -> String {
-    ex.name().unwrap_or("unknown").to_owned()
+fn ex_key(ex: &Ex<'_>) -> &'static str {
+    ex.name().unwrap_or("unknown")
 }
 
 /// Walks every message; a decoding error other than truncation fails.
@@ -116,7 +118,7 @@ fn facts(input: &mut Input) -> Result<(HeaderText, Facts), CliError> {
         if let Message::Ex(ex) = record.message {
             let count = f.ex_counts.entry(ex_key(&ex)).or_default();
             *count = count.saturating_add(1);
-            let count = f.ex_counts_by_uuid.entry(ex.uuid.to_string()).or_default();
+            let count = f.ex_counts_by_uuid.entry(ex.uuid).or_default();
             *count = count.saturating_add(1);
         }
         f.last_tick = record.tick;
@@ -145,7 +147,11 @@ pub fn inspect(input: &mut Input, as_json: bool, out: &mut dyn Write) -> Result<
                 "messages": f.messages,
                 "counts": f.counts,
                 "ex_counts": f.ex_counts,
-                "ex_counts_by_uuid": f.ex_counts_by_uuid,
+                "ex_counts_by_uuid": f
+                    .ex_counts_by_uuid
+                    .iter()
+                    .map(|(uuid, n)| (uuid.to_string(), json!(n)))
+                    .collect::<serde_json::Map<_, _>>(),
                 "last_tick": f.last_tick,
                 "end": end_name(f.end),
             }),
