@@ -108,6 +108,12 @@ pub fn run_all(command: &Command, inputs: &Inputs, strict: bool) -> ExitCode {
 
 /// Decodes the files on a pool of `jobs` threads (0: one per core); each
 /// file's output is buffered and printed in input order.
+///
+/// The threads take the files one at a time in input order
+/// (`par_bridge`), so the outputs held for ordering are those of the files
+/// that finished while an earlier one was still being decoded. (Splitting
+/// the list, as `par_iter` does, would hold every output of its later
+/// halves until the first half is done.)
 fn parallel(
     command: &Command,
     strict: bool,
@@ -130,8 +136,9 @@ fn parallel(
         scope.spawn(move || {
             pool.install(|| {
                 files
-                    .par_iter()
+                    .iter()
                     .enumerate()
+                    .par_bridge()
                     .for_each_with(send, |send, (i, path)| {
                         let mut buffer = Vec::new();
                         let label = name(path);
