@@ -2,7 +2,9 @@
 
 use core::iter::FusedIterator;
 
-use super::decoder::{Decoder, Item, Record, short_input_diff, short_player_diff};
+use super::decoder::{
+    Decoder, Item, Record, short_input_diff, short_player_diff, short_player_diff_wide,
+};
 use super::header::Header;
 use super::message::Message;
 use crate::error::{Error, Result};
@@ -160,11 +162,20 @@ impl<'a> Iterator for TeehistorianIter<'a> {
             if let Some(mut ticks) = self.decoder.short_run_state().filter(|_| !self.stopped) {
                 let mut rest = data.get(self.pos..).unwrap_or_default();
                 loop {
-                    // Runs of PLAYER_DIFF (one per tee and tick) between
-                    // the rarer INPUT_DIFFs: each has its own loop, so
-                    // that each builds one kind of record.
+                    // Runs of PLAYER_DIFF (one per tee and tick; those of
+                    // cids below 64 first) between the rarer INPUT_DIFFs:
+                    // each shape has its own loop, so that each builds one
+                    // kind of record.
                     while let Some(short) = short_player_diff(&mut ticks, rest) {
                         acc = hand_on(&mut f, acc, data.len(), &mut rest, short);
+                    }
+                    let mut wide = false;
+                    while let Some(short) = short_player_diff_wide(&mut ticks, rest) {
+                        acc = hand_on(&mut f, acc, data.len(), &mut rest, short);
+                        wide = true;
+                    }
+                    if wide {
+                        continue;
                     }
                     let Some(short) = short_input_diff(&ticks, rest) else {
                         break;
