@@ -360,7 +360,7 @@ fn check_depth(json: &str) -> Result<()> {
 
 /// The header's `version` when `json` is in the plain form DDNet writes:
 /// one object of strings, objects and arrays, no whitespace, every string
-/// of printable ASCII without escapes, nested at most [`MAX_DEPTH`] deep,
+/// of printable ASCII (escapes but `\u`), nested at most [`MAX_DEPTH`] deep,
 /// and every known field ([`Fields`]) a string. Such a text is valid JSON
 /// that the general parse accepts with the same `version` (the last one at
 /// the top level, or none); `None` for anything else, which the general
@@ -402,13 +402,21 @@ impl<'a> Plain<'a> {
         Some(b)
     }
 
-    /// After an opening quote: the text up to the closing one.
+    /// After an opening quote: the text up to the closing one (escapes
+    /// left in).
     fn string(&mut self) -> Option<&'a str> {
         let start = self.at;
         loop {
             match self.byte()? {
                 b'"' => return self.json.get(start..self.at.saturating_sub(1)),
-                b'\\' => return None,
+                b'\\' => {
+                    if !matches!(
+                        self.byte()?,
+                        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't'
+                    ) {
+                        return None;
+                    }
+                }
                 0x20..=0x7E => {}
                 _ => return None,
             }
@@ -681,11 +689,14 @@ mod tests {
             Some(Some(JsonStr("2")))
         );
         assert_eq!(plain_version("{}"), Some(None));
-        // Escapes, null and whitespace take the general parse.
+        // `\u` escapes, null and whitespace take the general parse.
         assert_eq!(plain_version(JSON), None);
+        let motd = r#"{"version":"2","config":{"sv_motd":"a\nb \"c\" \\ \/"}}"#;
+        assert_eq!(plain_version(motd), Some(Some(JsonStr("2"))));
+        assert_eq!(plain_version(r#"{"version":"2","a":"\u0041"}"#), None);
         assert_eq!(plain_version(r#"{ "version":"2"}"#), None);
         let (mut answered, mut seed) = (0, 0x9E37_79B9_7F4A_7C15_u64);
-        for base in [plain, JSON, r#"{"version":"2","a":[{"b":["c"]}]}"#] {
+        for base in [plain, JSON, motd, r#"{"version":"2","a":[{"b":["c"]}]}"#] {
             let bytes = base.as_bytes();
             let mut texts: Vec<Vec<u8>> = (0..=bytes.len()).map(|n| bytes[..n].to_vec()).collect();
             for at in 0..bytes.len() {

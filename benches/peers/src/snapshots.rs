@@ -23,7 +23,7 @@ use rand::{Rng, SeedableRng};
 use zerocopy::IntoBytes;
 use zerocopy::little_endian::I32;
 
-use crate::{MIN_ROUND, median};
+use crate::{MIN_ROUND, median, spread};
 
 /// A snapshot's items in the flat form both builders read: types, ids,
 /// sizes (ints) and the data back to back.
@@ -521,8 +521,8 @@ fn ns_per_call(calls: usize, f: &mut dyn FnMut() -> usize) -> f64 {
 }
 
 /// One timing row: ns per call for each side (median of rounds, the sides
-/// alternating which goes first) and the median per-round ratio
-/// ours / DDNet.
+/// alternating which goes first) and the min, median and max per-round
+/// ratio ours / DDNet.
 fn row(
     title: &str,
     calls: usize,
@@ -548,10 +548,14 @@ fn row(
     }
     let o = median(&mut to);
     let line = if tp.is_empty() {
-        format!("| {title:<34} | {o:>10.0} | {:>10} | {:>6} | {checked:>13} |", "-", "-")
+        let n = "-";
+        format!("| {title:<34} | {o:>10.0} | {n:>10} | {n:>6} | {n:>6} | {n:>6} | {checked:>13} |")
     } else {
-        let (p, r) = (median(&mut tp), median(&mut ratio));
-        format!("| {title:<34} | {o:>10.0} | {p:>10.0} | {r:>5.2}x | {checked:>13} |")
+        let p = median(&mut tp);
+        let (lo, r, hi) = spread(&mut ratio);
+        format!(
+            "| {title:<34} | {o:>10.0} | {p:>10.0} | {lo:>5.2}x | {r:>5.2}x | {hi:>5.2}x | {checked:>13} |"
+        )
     };
     println!("{line}");
     line
@@ -588,10 +592,7 @@ pub fn compare(files: &[(String, Vec<u8>)], rounds: usize) -> Vec<String> {
     let identity = (String::from("-"), String::from("-"));
     let _ = &generated;
 
-    println!(
-        "| {:<34} | {:>10} | {:>10} | {:>6} | {:>13} |",
-        "snapshot work", "ours ns", "DDNet ns", "ratio", "identical"
-    );
+    println!("{}", crate::SNAPSHOT_HEADER);
     let mut rows = Vec::new();
     #[cfg(ddnet)]
     let mut dd = ddnet::Ddnet::new(ITEM_SIZES_06);
