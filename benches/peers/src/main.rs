@@ -71,7 +71,10 @@ fn main() {
     }
     if want("teehistorian") {
         let sets = [
-            ("corpus", load(&corpus.join("teeworlds/teehistorian"), "teehistorian")),
+            (
+                "corpus",
+                load(&corpus.join("teeworlds/teehistorian"), "teehistorian"),
+            ),
             ("large", load(&corpus.join("teeworlds/large"), "gz")),
             ("tiny", work::teehistorian_tiny()),
         ];
