@@ -192,7 +192,6 @@ pub fn code(symbol: usize) -> Option<(u32, u32)> {
 /// before the end symbol, and with [`ErrorKind::BufferTooSmall`] (`needed` = the
 /// decoded length) if `dst` is too short. Never allocates.
 pub fn decode(src: &[u8], dst: &mut [u8]) -> Result<usize> {
-    let total_bits = src.len().saturating_mul(8);
     // The bit window: its low `count` bits are the stream's next bits;
     // above them are either the bits after those (after a whole-word
     // refill) or zeros. `next` bytes of the stream (zero bytes past its
@@ -200,48 +199,44 @@ pub fn decode(src: &[u8], dst: &mut [u8]) -> Result<usize> {
     let mut bits = 0u64;
     let mut count = 0u32;
     let mut next = 0usize;
-    let mut written = 0usize;
-    let mut overflow = false;
-    loop {
-        if let Some(word) = src.get(next..).and_then(<[u8]>::first_chunk::<8>) {
-            // As many whole bytes as fit: 57 to 64 bits. Bits the window
-            // already held are loaded again at the same place, unchanged.
-            let take = 64u32.wrapping_sub(count) / 8;
-            bits |= u64::from_le_bytes(*word) << count;
-            count = count.wrapping_add(take.wrapping_mul(8));
-            next = next.wrapping_add(take as usize);
-        } else {
-            // Near the end: byte by byte, padded with zero bits past the
-            // end of `src`; the check below rejects any data symbol that
-            // used them.
-            while count <= 56 {
-                let byte = src.get(next).copied().unwrap_or(0);
-                bits |= u64::from(byte) << count;
-                count = count.wrapping_add(8);
-                next = next.saturating_add(1);
-            }
-        }
+    let mut out = Output {
+        dst,
+        written: 0,
+        overflow: false,
+    };
+    // While a whole word is left: no bit is padding, so no symbol needs
+    // the end check below.
+    while let Some(word) = src.get(next..).and_then(<[u8]>::first_chunk::<8>) {
+        // As many whole bytes as fit: 57 to 64 bits. Bits the window
+        // already held are loaded again at the same place, unchanged.
+        let take = 64u32.wrapping_sub(count) / 8;
+        bits |= u64::from_le_bytes(*word) << count;
+        count = count.wrapping_add(take.wrapping_mul(8));
+        next = next.wrapping_add(take as usize);
         // The window holds the longest code this many times: no refill
         // check between them, which keeps the chain from one symbol's
         // table entry to the next symbol's lookup short.
         for _ in 0..SYMBOLS_PER_REFILL {
-            let entry = TABLES
-                .lut
-                .get((bits & LUT_MASK) as usize)
-                .copied()
-                .unwrap_or_default();
-            let mut node = usize::from(entry >> USED_BITS);
-            // Shifts by the bits used: the entry's low 6 bits.
-            bits = bits.wrapping_shr(u32::from(entry));
-            count = count.wrapping_sub(u32::from(entry) & ((1 << USED_BITS) - 1));
-            while let Some(pair) = node
-                .checked_sub(SYMBOLS)
-                .and_then(|i| TABLES.children.get(i))
-            {
-                node = usize::from(pair.get((bits & 1) as usize).copied().unwrap_or_default());
-                bits >>= 1;
-                count = count.wrapping_sub(1);
+            let node = symbol(&mut bits, &mut count);
+            if node == EOF_SYMBOL {
+                return out.finish(src.len());
             }
+            out.push(node);
+        }
+    }
+    let total_bits = src.len().saturating_mul(8);
+    loop {
+        // Near the end: byte by byte, padded with zero bits past the end
+        // of `src`; the check below rejects any data symbol that used
+        // them.
+        while count <= 56 {
+            let byte = src.get(next).copied().unwrap_or(0);
+            bits |= u64::from(byte) << count;
+            count = count.wrapping_add(8);
+            next = next.saturating_add(1);
+        }
+        for _ in 0..SYMBOLS_PER_REFILL {
+            let node = symbol(&mut bits, &mut count);
             // Only the end symbol may be completed by the zero padding
             // (DDNet's decoder reads zeros past the end; a data symbol
             // there would be followed by endless zeros, which never form
@@ -253,20 +248,65 @@ pub fn decode(src: &[u8], dst: &mut [u8]) -> Result<usize> {
                 }
             }
             if node == EOF_SYMBOL {
-                if overflow {
-                    return Err(Error::new(
-                        ErrorKind::BufferTooSmall { needed: written },
-                        src.len(),
-                    ));
-                }
-                return Ok(written);
+                return out.finish(src.len());
             }
-            match dst.get_mut(written) {
-                Some(slot) => *slot = node as u8,
-                None => overflow = true,
-            }
-            written = written.saturating_add(1);
+            out.push(node);
         }
+    }
+}
+
+/// The next symbol from the bit window (which holds its code), the window
+/// moved past it.
+#[inline(always)]
+fn symbol(bits: &mut u64, count: &mut u32) -> usize {
+    let entry = TABLES
+        .lut
+        .get((*bits & LUT_MASK) as usize)
+        .copied()
+        .unwrap_or_default();
+    let mut node = usize::from(entry >> USED_BITS);
+    // Shifts by the bits used: the entry's low 6 bits.
+    *bits = bits.wrapping_shr(u32::from(entry));
+    *count = count.wrapping_sub(u32::from(entry) & ((1 << USED_BITS) - 1));
+    while let Some(pair) = node
+        .checked_sub(SYMBOLS)
+        .and_then(|i| TABLES.children.get(i))
+    {
+        node = usize::from(pair.get((*bits & 1) as usize).copied().unwrap_or_default());
+        *bits >>= 1;
+        *count = count.wrapping_sub(1);
+    }
+    node
+}
+
+/// Where [`decode`] writes: past the end of `dst` it only counts.
+struct Output<'d> {
+    dst: &'d mut [u8],
+    written: usize,
+    overflow: bool,
+}
+
+impl Output<'_> {
+    #[inline(always)]
+    fn push(&mut self, symbol: usize) {
+        match self.dst.get_mut(self.written) {
+            Some(slot) => *slot = symbol as u8,
+            None => self.overflow = true,
+        }
+        self.written = self.written.saturating_add(1);
+    }
+
+    /// The answer at the end symbol, for a source of `len` bytes.
+    fn finish(&self, len: usize) -> Result<usize> {
+        if self.overflow {
+            return Err(Error::new(
+                ErrorKind::BufferTooSmall {
+                    needed: self.written,
+                },
+                len,
+            ));
+        }
+        Ok(self.written)
     }
 }
 

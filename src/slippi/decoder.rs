@@ -213,6 +213,16 @@ impl Decoder {
     /// takes the full path. The hot loop of [`super::SlippiEventIter`].
     #[inline(always)]
     pub(crate) fn fast_event(&mut self, input: &[u8]) -> Option<usize> {
+        let (n, pos) = self.fast_event_end(input)?;
+        self.raw_pos = pos;
+        self.offset = self.offset.saturating_add(n);
+        Some(n)
+    }
+
+    /// [`Self::fast_event`] without moving: the event's length and the raw
+    /// position after it.
+    #[inline(always)]
+    fn fast_event_end(&self, input: &[u8]) -> Option<(usize, u64)> {
         if self.state != State::Events || self.game_end {
             return None;
         }
@@ -229,9 +239,7 @@ impl Decoder {
         if self.raw_len != 0 && pos >= u64::from(self.raw_len) {
             return None;
         }
-        self.raw_pos = pos;
-        self.offset = self.offset.saturating_add(n);
-        Some(n)
+        Some((n, pos))
     }
 
     fn corrupt(&self, what: &'static str) -> Error {
@@ -404,6 +412,16 @@ impl stream::Decoder for Decoder {
 
     fn decode<'a>(&mut self, input: &'a [u8]) -> Result<Decoded<Item<'a>>> {
         Self::decode(self, input)
+    }
+
+    /// An ordinary event that `input` holds whole is told from its command
+    /// byte and the payload sizes, without copying the decoder (its table
+    /// takes about 800 bytes); anything else is decoded on a copy.
+    fn need_more(&self, input: &[u8]) -> Option<Option<usize>> {
+        if self.fast_event_end(input).is_some() {
+            return None;
+        }
+        stream::need_more_on_copy(self, input)
     }
 
     fn offset(&self) -> usize {

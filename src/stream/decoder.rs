@@ -81,6 +81,23 @@ pub trait Decoder {
         Ok(None)
     }
 
+    /// Whether [`Decoder::decode`] would answer [`Decoded::NeedMore`] for
+    /// `input`, told without changing the decoder: `Some(needed)`, that
+    /// answer's `needed`, if it would; `None` if it would answer anything
+    /// else (a record, done, or an error).
+    ///
+    /// A reader asks this before it decodes a record from its buffer, so
+    /// that the decode holds the only borrow of the buffer: the record it
+    /// returns. The default decodes on a clone of the decoder (the record
+    /// is then decoded twice); a format answers its common records from
+    /// their framing alone.
+    fn need_more(&self, input: &[u8]) -> Option<Option<usize>>
+    where
+        Self: Clone,
+    {
+        need_more_on_copy(self, input)
+    }
+
     /// Bytes consumed since the start of the stream: the offset of the next
     /// input byte.
     fn offset(&self) -> usize;
@@ -88,4 +105,17 @@ pub trait Decoder {
     /// How the stream ended if the input ends now, with `unconsumed` bytes
     /// fed but not consumed.
     fn end(&self, unconsumed: usize) -> End;
+}
+
+/// [`Decoder::need_more`] by decoding on a clone of `decoder`: its default,
+/// and the fallback of the formats that answer their common records from
+/// the framing.
+pub(crate) fn need_more_on_copy<D: Decoder + Clone>(
+    decoder: &D,
+    input: &[u8],
+) -> Option<Option<usize>> {
+    match decoder.clone().decode(input) {
+        Ok(Decoded::NeedMore { needed }) => Some(needed),
+        _ => None,
+    }
 }

@@ -186,8 +186,8 @@ impl<B: Storage, D: Decoder + Clone> Refill<B, D> {
     }
 
     /// Whether a [`Decoded::NeedMore`] answer now could be met by reading
-    /// or growing (so that a decode must first be tried on a copy of the
-    /// decoder, before the record borrows the buffer).
+    /// or growing (so that [`Decoder::need_more`] must be asked first,
+    /// before the record borrows the buffer).
     fn may_need_more(&self) -> bool {
         let pending = self.pending_len();
         !self.eof
@@ -200,19 +200,15 @@ impl<B: Storage, D: Decoder + Clone> Refill<B, D> {
     /// limit), or `None` when the record can be decoded now (it is whole,
     /// or no more bytes can come).
     ///
-    /// It decodes on a copy of the decoder, so that the real decode in
-    /// [`Self::take`] holds the only borrow of the buffer: the one it
-    /// returns. (No read ahead: a live source would block while a whole
-    /// record waits in the buffer.)
+    /// It asks [`Decoder::need_more`], which leaves the decoder as it is,
+    /// so that the real decode in [`Self::take`] holds the only borrow of
+    /// the buffer: the one it returns. (No read ahead: a live source would
+    /// block while a whole record waits in the buffer.)
     pub(crate) fn want_record(&mut self) -> Option<usize> {
         if self.end.is_some() || !self.may_need_more() {
             return None;
         }
-        let mut probe = self.decoder.clone();
-        let needed = match probe.decode(self.pending()) {
-            Ok(Decoded::NeedMore { needed }) => needed,
-            _ => return None,
-        };
+        let needed = self.decoder.need_more(self.pending())?;
         let want = needed
             .unwrap_or(0)
             .max(self.pending_len().saturating_add(1));

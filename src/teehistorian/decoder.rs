@@ -427,6 +427,17 @@ impl stream::Decoder for Decoder {
         Self::decode_piece(self, input)
     }
 
+    /// A message of the short path (nearly all of them) that `input` holds
+    /// whole is told by that path on a copy of the tick state; anything
+    /// else is decoded on a copy of the decoder.
+    fn need_more(&self, input: &[u8]) -> Option<Option<usize>> {
+        let mut ticks = self.ticks;
+        if self.state == State::Messages && short_message(&mut ticks, input).is_some() {
+            return None;
+        }
+        stream::need_more_on_copy(self, input)
+    }
+
     fn offset(&self) -> usize {
         self.offset
     }
@@ -438,10 +449,11 @@ impl stream::Decoder for Decoder {
 
 /// The fast path for the two messages that make up nearly all of a
 /// real recording (on the corpus, PLAYER_DIFF is 90% of messages and
-/// INPUT_DIFF 9%, 95% of the bytes between them) in their usual shape:
-/// every packed int in one byte, but for an input's aim, in one or two, as
+/// INPUT_DIFF 9%, 95% of the bytes between them; on a 128-client
+/// server's, 92% and 7%) in their usual shape: every packed int in one
+/// byte, but for a cid of 64 or more and an input's aim, in one or two, as
 /// a tee's movement and input changes almost always are. One check of the
-/// extend flags, then fixed-offset reads. `None` for anything else, which
+/// extend flags per shape, then fixed-offset reads. `None` for anything else, which
 /// [`Decoder::decode_message`] decodes (it gives the same result for these
 /// messages too: the tests compare the two paths on generated messages and
 /// every corpus file).
@@ -453,14 +465,19 @@ pub(crate) fn short_message<'a>(
     ticks: &mut TickState,
     input: &'a [u8],
 ) -> Option<(Message<'a>, i32, usize)> {
-    match short_player_diff(ticks, input) {
-        Some(short) => Some(short),
-        None => short_input_diff(ticks, input),
+    // Not `Option::or_else`: it was not inlined, and its record went
+    // through memory.
+    if let Some(short) = short_player_diff(ticks, input) {
+        return Some(short);
     }
+    if let Some(short) = short_player_diff_wide(ticks, input) {
+        return Some(short);
+    }
+    short_input_diff(ticks, input)
 }
 
-/// The PLAYER_DIFF half of [`short_message`]: one whose three ints take a
-/// byte each.
+/// The PLAYER_DIFF part of [`short_message`]: one whose three ints take a
+/// byte each (a cid of 0..=63).
 #[inline(always)]
 pub(crate) fn short_player_diff<'a>(
     ticks: &mut TickState,
@@ -474,50 +491,91 @@ pub(crate) fn short_player_diff<'a>(
         return None;
     }
     let [id, dx, dy, _] = word.to_le_bytes();
-    let cid = i32::from(id);
+    player_diff(ticks, i32::from(id), dx, dy, 3)
+}
+
+/// The PLAYER_DIFF part of [`short_message`] for a cid of two bytes
+/// (64..=8191: DDNet's servers of more than 64 clients) and moves of a
+/// byte each. Separate from [`short_player_diff`], so that each has its
+/// own loop: the cids of a tick come in ascending order, those below 64
+/// first.
+#[inline(always)]
+pub(crate) fn short_player_diff_wide<'a>(
+    ticks: &mut TickState,
+    input: &'a [u8],
+) -> Option<(Message<'a>, i32, usize)> {
+    let word = u32::from_le_bytes(*input.first_chunk::<4>()?);
+    // A non-negative id whose first byte goes on into the second, and
+    // one-byte moves.
+    if word & 0x8080_80C0 != 0x80 {
+        return None;
+    }
+    let [low, high, dx, dy] = word.to_le_bytes();
+    // The cid's six low bits, then seven more.
+    let cid = i32::from(low & 0x3F) | i32::from(high) << 6;
+    player_diff(ticks, cid, dx, dy, 4)
+}
+
+/// A PLAYER_DIFF of client `cid` whose moves are the one-byte ints `dx`
+/// and `dy`, `len` bytes long: applied to `ticks`, with its tick.
+#[inline(always)]
+fn player_diff<'a>(
+    ticks: &mut TickState,
+    cid: i32,
+    dx: u8,
+    dy: u8,
+    len: usize,
+) -> Option<(Message<'a>, i32, usize)> {
     let tick = ticks.player_record(cid)?;
     let message = Message::PlayerDiff {
         cid,
         dx: decode_one_byte(dx),
         dy: decode_one_byte(dy),
     };
-    Some((message, tick, 3))
+    Some((message, tick, len))
 }
 
-/// The INPUT_DIFF half of [`short_message`]: one whose aim (target x and
-/// y) takes one or two bytes per int and every other int one byte, as a
-/// player's input changes almost always do (two-byte ints elsewhere go to
-/// the general path). No branch depends on which aim ints are long, which
-/// varies from input to input.
+/// The INPUT_DIFF half of [`short_message`]: one whose cid and aim
+/// (target x and y) take one or two bytes per int and every other int one
+/// byte, as a player's input changes almost always do (two-byte ints
+/// elsewhere go to the general path). No branch depends on which of these
+/// ints are long, which varies from input to input.
 #[inline(always)]
 pub(crate) fn short_input_diff<'a>(
     ticks: &TickState,
     input: &'a [u8],
 ) -> Option<(Message<'a>, i32, usize)> {
-    // Id, cid and direction; the aim ints at 3 and 4 or 5; the seven
-    // other ints after them (at most 3 + 4 + 7 = 14 bytes in all). Reading
+    // Id, cid and direction; the aim ints after them; the seven other ints
+    // after those (at most 1 + 2 + 1 + 4 + 7 = 15 bytes in all). Reading
     // 32 lets a masked offset stand in for a bounds check.
     let bytes = input.first_chunk::<32>()?;
-    let &[id, cid, direction, ..] = bytes;
-    if id != INPUT_DIFF_ID_BYTE || (cid | direction) & 0x80 != 0 {
+    let &[id, cid0, cid1, ..] = bytes;
+    if id != INPUT_DIFF_ID_BYTE {
         return None;
     }
     let byte = |at: usize| bytes.get(at & 31).copied().unwrap_or(0);
-    let (x, x_len, x_ends) = decode_up_to_two_bytes(byte(3), byte(4));
-    let y_at = 3usize.wrapping_add(x_len);
+    let (cid, cid_len, cid_ends) = decode_up_to_two_bytes(cid0, cid1);
+    let direction_at = 1usize.wrapping_add(cid_len);
+    let direction = byte(direction_at);
+    let x_at = direction_at.wrapping_add(1);
+    let (x, x_len, x_ends) = decode_up_to_two_bytes(byte(x_at), byte(x_at.wrapping_add(1)));
+    let y_at = x_at.wrapping_add(x_len);
     let (y, y_len, y_ends) = decode_up_to_two_bytes(byte(y_at), byte(y_at.wrapping_add(1)));
     let rest_at = y_at.wrapping_add(y_len);
     let rest = bytes.get(rest_at..rest_at.wrapping_add(8))?;
     let rest = u64::from_le_bytes(rest.try_into().ok()?);
     // The seven other ints, one byte each.
-    if !(x_ends && y_ends) || rest & 0x0080_8080_8080_8080 != 0 {
+    if !(cid_ends && x_ends && y_ends)
+        || (direction & 0x80 != 0)
+        || rest & 0x0080_8080_8080_8080 != 0
+    {
         return None;
     }
     let [r0, r1, r2, r3, r4, r5, r6, _] = rest.to_le_bytes();
     let diff = [direction, r0, r1, r2, r3, r4, r5, r6].map(decode_one_byte);
     let [direction, r0, r1, r2, r3, r4, r5, r6] = diff;
     let message = Message::InputDiff {
-        cid: decode_one_byte(cid),
+        cid,
         diff: [direction, x, y, r0, r1, r2, r3, r4, r5, r6],
     };
     Some((message, ticks.tick(), rest_at.wrapping_add(7)))
@@ -560,14 +618,16 @@ mod tests {
             };
             let r = next();
             // Values: mostly one byte, some two, a few of any size; in
-            // every other INPUT_DIFF, the aim (ints 3 and 4 of the
-            // message) up to two bytes and the rest one, as real inputs.
+            // every other INPUT_DIFF, the cid (0..128) and the aim (ints 3
+            // and 4 of the message) up to two bytes and the rest one, as
+            // real inputs.
             let realistic = round % 6 == 1;
             let mut at = 0;
             let mut value = || {
                 let r = next();
                 at += 1;
                 match r % 8 {
+                    _ if realistic && at == 1 => ((r >> 8) % 128) as i32,
                     _ if realistic && (at == 3 || at == 4) => ((r >> 8) % 16_384) as i32 - 8192,
                     _ if realistic => ((r >> 8) % 128) as i32 - 64,
                     0 => (r >> 8) as i32,
@@ -577,7 +637,7 @@ mod tests {
             };
             match round % 3 {
                 0 => {
-                    for v in [(r % 70) as i32, value(), value()] {
+                    for v in [(r % 140) as i32, value(), value()] {
                         put(v, &mut bytes);
                     }
                 }

@@ -126,14 +126,17 @@ impl<'a> Fields<'a> {
 
 /// The parsed header of a teehistorian file.
 ///
-/// Holds the JSON text and the known scalar fields; `config` and `tuning`
-/// are walked on demand with [`Header::for_each_config`] /
-/// [`Header::for_each_tuning`].
+/// Holds the JSON text (checked whole by [`Header::parse`]) and the
+/// version; every other field is looked up in the text when asked for (a
+/// parse of the text per call), and `config` and `tuning` are walked on
+/// demand with [`Header::for_each_config`] / [`Header::for_each_tuning`].
+/// So the header is small: a reader's records and a file's iterator, which
+/// hold it, move cheaply, and a file whose fields are never asked for pays
+/// one parse.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Header<'a> {
     json: &'a str,
     version: u32,
-    fields: Fields<'a>,
 }
 
 impl<'a> Header<'a> {
@@ -143,12 +146,16 @@ impl<'a> Header<'a> {
     /// string `version`, and with [`ErrorKind::UnsupportedVersion`] unless
     /// that version is 1 or 2. Offsets are relative to `json`.
     pub fn parse(json: &'a str) -> Result<Self> {
-        check_depth(json)?;
-        let mut fields = Fields::default();
-        parse_json(json, TopLevel(&mut fields))?;
-        let version = fields
-            .version
-            .ok_or(Error::corrupt("header has no version", 0))?;
+        let version = match plain_version(json) {
+            Some(version) => version,
+            None => {
+                check_depth(json)?;
+                let mut fields = Fields::default();
+                parse_json(json, TopLevel(&mut fields))?;
+                fields.version
+            }
+        };
+        let version = version.ok_or(Error::corrupt("header has no version", 0))?;
         let version: u32 = version
             .raw()
             .parse()
@@ -159,11 +166,15 @@ impl<'a> Header<'a> {
                 0,
             ));
         }
-        Ok(Self {
-            json,
-            version,
-            fields,
-        })
+        Ok(Self { json, version })
+    }
+
+    /// The known scalar fields, parsed again from the text (which
+    /// [`Header::parse`] accepted: this parse cannot fail).
+    fn fields(&self) -> Fields<'a> {
+        let mut fields = Fields::default();
+        let _ = parse_json(self.json, TopLevel(&mut fields));
+        fields
     }
 
     /// The whole JSON text, exactly as in the file.
@@ -182,80 +193,80 @@ impl<'a> Header<'a> {
     /// 2021-08).
     #[must_use]
     pub fn version_minor(&self) -> Option<u32> {
-        self.fields.version_minor?.raw().parse().ok()
+        self.fields().version_minor?.raw().parse().ok()
     }
 
     /// `version_minor` as written.
     #[must_use]
-    pub const fn version_minor_str(&self) -> Option<JsonStr<'a>> {
-        self.fields.version_minor
+    pub fn version_minor_str(&self) -> Option<JsonStr<'a>> {
+        self.fields().version_minor
     }
 
     /// `game_uuid`: the random id of this game.
     #[must_use]
     pub fn game_uuid(&self) -> Option<Uuid> {
-        Uuid::try_parse(self.fields.game_uuid?.raw()).ok()
+        Uuid::try_parse(self.fields().game_uuid?.raw()).ok()
     }
 
     /// `prev_game_uuid`: the previous game on the same server process;
     /// `None` when absent or `null`.
     #[must_use]
     pub fn prev_game_uuid(&self) -> Option<Uuid> {
-        Uuid::try_parse(self.fields.prev_game_uuid?.raw()).ok()
+        Uuid::try_parse(self.fields().prev_game_uuid?.raw()).ok()
     }
 
     /// `comment` (always `teehistorian@ddnet.tw` from DDNet).
     #[must_use]
-    pub const fn comment(&self) -> Option<JsonStr<'a>> {
-        self.fields.comment
+    pub fn comment(&self) -> Option<JsonStr<'a>> {
+        self.fields().comment
     }
 
     /// `server_version`, e.g. `0.6.4, 19.0`.
     #[must_use]
-    pub const fn server_version(&self) -> Option<JsonStr<'a>> {
-        self.fields.server_version
+    pub fn server_version(&self) -> Option<JsonStr<'a>> {
+        self.fields().server_version
     }
 
     /// `start_time` as written (`%Y-%m-%dT%H:%M:%S%z` in current files).
     #[must_use]
-    pub const fn start_time(&self) -> Option<JsonStr<'a>> {
-        self.fields.start_time
+    pub fn start_time(&self) -> Option<JsonStr<'a>> {
+        self.fields().start_time
     }
 
     /// `server_name`.
     #[must_use]
-    pub const fn server_name(&self) -> Option<JsonStr<'a>> {
-        self.fields.server_name
+    pub fn server_name(&self) -> Option<JsonStr<'a>> {
+        self.fields().server_name
     }
 
     /// `server_port` as a number.
     #[must_use]
     pub fn server_port(&self) -> Option<u16> {
-        self.fields.server_port?.raw().parse().ok()
+        self.fields().server_port?.raw().parse().ok()
     }
 
     /// `game_type`, e.g. `DDraceNetwork`.
     #[must_use]
-    pub const fn game_type(&self) -> Option<JsonStr<'a>> {
-        self.fields.game_type
+    pub fn game_type(&self) -> Option<JsonStr<'a>> {
+        self.fields().game_type
     }
 
     /// `map_name`.
     #[must_use]
-    pub const fn map_name(&self) -> Option<JsonStr<'a>> {
-        self.fields.map_name
+    pub fn map_name(&self) -> Option<JsonStr<'a>> {
+        self.fields().map_name
     }
 
     /// `map_size` in bytes.
     #[must_use]
     pub fn map_size(&self) -> Option<u32> {
-        self.fields.map_size?.raw().parse().ok()
+        self.fields().map_size?.raw().parse().ok()
     }
 
     /// `map_sha256`, decoded from its 64 hex digits (absent before 2018-06).
     #[must_use]
     pub fn map_sha256(&self) -> Option<[u8; 32]> {
-        let hex = self.fields.map_sha256?.raw().as_bytes();
+        let hex = self.fields().map_sha256?.raw().as_bytes();
         if hex.len() != 64 {
             return None;
         }
@@ -270,13 +281,13 @@ impl<'a> Header<'a> {
     /// `map_crc`, from its 8 hex digits.
     #[must_use]
     pub fn map_crc(&self) -> Option<u32> {
-        u32::from_str_radix(self.fields.map_crc?.raw(), 16).ok()
+        u32::from_str_radix(self.fields().map_crc?.raw(), 16).ok()
     }
 
     /// `prng_description`.
     #[must_use]
-    pub const fn prng_description(&self) -> Option<JsonStr<'a>> {
-        self.fields.prng_description
+    pub fn prng_description(&self) -> Option<JsonStr<'a>> {
+        self.fields().prng_description
     }
 
     /// Calls `f(name, value)` for each entry of the `config` object (the
@@ -345,6 +356,133 @@ fn check_depth(json: &str) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// The header's `version` when `json` is in the plain form DDNet writes:
+/// one object of strings, objects and arrays, no whitespace, every string
+/// of printable ASCII (escapes but `\u`), nested at most [`MAX_DEPTH`] deep,
+/// and every known field ([`Fields`]) a string. Such a text is valid JSON
+/// that the general parse accepts with the same `version` (the last one at
+/// the top level, or none); `None` for anything else, which the general
+/// parse decides. One pass, no per-key work but for the top level: a tiny
+/// file's header costs a fraction of the general parse.
+fn plain_version(json: &str) -> Option<Option<JsonStr<'_>>> {
+    let mut p = Plain { json, at: 0 };
+    if p.byte()? != b'{' {
+        return None;
+    }
+    let mut version = None;
+    p.object(1, &mut |key, value| {
+        if Fields::default().slot(key).is_some() {
+            let value = value?;
+            if key == "version" {
+                version = Some(JsonStr(value));
+            }
+        }
+        Some(())
+    })?;
+    (p.at == json.len()).then_some(version)
+}
+
+/// The scanner of [`plain_version`]: `None` as soon as the text leaves the
+/// plain form.
+struct Plain<'a> {
+    json: &'a str,
+    at: usize,
+}
+
+impl<'a> Plain<'a> {
+    fn peek(&self) -> Option<u8> {
+        self.json.as_bytes().get(self.at).copied()
+    }
+
+    fn byte(&mut self) -> Option<u8> {
+        let b = self.peek()?;
+        self.at = self.at.saturating_add(1);
+        Some(b)
+    }
+
+    /// After an opening quote: the text up to the closing one (escapes
+    /// left in).
+    fn string(&mut self) -> Option<&'a str> {
+        let start = self.at;
+        loop {
+            match self.byte()? {
+                b'"' => return self.json.get(start..self.at.saturating_sub(1)),
+                b'\\' => {
+                    if !matches!(
+                        self.byte()?,
+                        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't'
+                    ) {
+                        return None;
+                    }
+                }
+                0x20..=0x7E => {}
+                _ => return None,
+            }
+        }
+    }
+
+    /// A value: its text if it is a string, `Some(None)` for an object or
+    /// an array (at `depth`, that of the container holding the value).
+    fn value(&mut self, depth: usize) -> Option<Option<&'a str>> {
+        match self.byte()? {
+            b'"' => self.string().map(Some),
+            b'{' if depth < MAX_DEPTH => {
+                self.object(depth.saturating_add(1), &mut |_, _| Some(()))?;
+                Some(None)
+            }
+            b'[' if depth < MAX_DEPTH => {
+                self.array(depth.saturating_add(1))?;
+                Some(None)
+            }
+            _ => None,
+        }
+    }
+
+    /// After an opening brace: the object's entries, each key and value
+    /// (as [`Plain::value`]) handed to `entry`, and its closing brace.
+    fn object(
+        &mut self,
+        depth: usize,
+        entry: &mut dyn FnMut(&'a str, Option<&'a str>) -> Option<()>,
+    ) -> Option<()> {
+        if self.peek() == Some(b'}') {
+            return self.byte().map(|_| ());
+        }
+        loop {
+            if self.byte()? != b'"' {
+                return None;
+            }
+            let key = self.string()?;
+            if self.byte()? != b':' {
+                return None;
+            }
+            let value = self.value(depth)?;
+            entry(key, value)?;
+            match self.byte()? {
+                b',' => {}
+                b'}' => return Some(()),
+                _ => return None,
+            }
+        }
+    }
+
+    /// After an opening bracket: the array's values and its closing
+    /// bracket.
+    fn array(&mut self, depth: usize) -> Option<()> {
+        if self.peek() == Some(b']') {
+            return self.byte().map(|_| ());
+        }
+        loop {
+            self.value(depth)?;
+            match self.byte()? {
+                b',' => {}
+                b']' => return Some(()),
+                _ => return None,
+            }
+        }
+    }
 }
 
 /// Runs `seed` over the JSON text as one whole value.
@@ -531,6 +669,65 @@ mod tests {
         assert_eq!(config, [("sv_map", "dm1"), ("sv_team", "1")]);
         assert_eq!(h.tuning("gravity").unwrap().raw(), "25");
         assert_eq!(h.config("sv_nope"), None);
+    }
+
+    /// The plain scan against the general parse: wherever the scan answers
+    /// (on DDNet-like headers, their prefixes and single-byte mutations),
+    /// the general parse accepts the text with the same `version`.
+    #[test]
+    fn plain_scan_agrees_with_general_parse() {
+        fn general(json: &str) -> Option<Option<JsonStr<'_>>> {
+            check_depth(json).ok()?;
+            let mut fields = Fields::default();
+            parse_json(json, TopLevel(&mut fields)).ok()?;
+            Some(fields.version)
+        }
+        let plain = r#"{"comment":"teehistorian@ddnet.tw","version":"2","version_minor":"22","game_uuid":"0f3bd1ac-0d44-4a0a-9e46-8a1a2dc0c4ba","map_name":"dm1","config":{"sv_map":"dm1","sv_team":"1"},"tuning":{},"uuids":["a","b"],"x":[[],{"version":"7"}],"version":"1"}"#;
+        assert_eq!(plain_version(plain), Some(Some(JsonStr("1"))));
+        assert_eq!(
+            plain_version(r#"{"version":"2"}"#),
+            Some(Some(JsonStr("2")))
+        );
+        assert_eq!(plain_version("{}"), Some(None));
+        // `\u` escapes, null and whitespace take the general parse.
+        assert_eq!(plain_version(JSON), None);
+        let motd = r#"{"version":"2","config":{"sv_motd":"a\nb \"c\" \\ \/"}}"#;
+        assert_eq!(plain_version(motd), Some(Some(JsonStr("2"))));
+        assert_eq!(plain_version(r#"{"version":"2","a":"\u0041"}"#), None);
+        assert_eq!(plain_version(r#"{ "version":"2"}"#), None);
+        let (mut answered, mut seed) = (0, 0x9E37_79B9_7F4A_7C15_u64);
+        for base in [plain, JSON, motd, r#"{"version":"2","a":[{"b":["c"]}]}"#] {
+            let bytes = base.as_bytes();
+            let mut texts: Vec<Vec<u8>> = (0..=bytes.len()).map(|n| bytes[..n].to_vec()).collect();
+            for at in 0..bytes.len() {
+                for b in [
+                    b'"', b'{', b'}', b'[', b']', b',', b':', b' ', b'\\', b'n', b'0',
+                ] {
+                    let mut t = bytes.to_vec();
+                    t[at] = b;
+                    texts.push(t);
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let mut t = bytes.to_vec();
+                t.insert(at, seed as u8);
+                texts.push(t);
+            }
+            for t in &texts {
+                let Ok(json) = core::str::from_utf8(t) else {
+                    continue;
+                };
+                if let Some(version) = plain_version(json) {
+                    answered += 1;
+                    assert_eq!(general(json), Some(version), "{json}");
+                }
+            }
+        }
+        assert!(answered > 1000, "{answered}");
+        let deep = "{\"a\":".to_string() + &"[".repeat(MAX_DEPTH) + &"]".repeat(MAX_DEPTH) + "}";
+        assert_eq!(plain_version(&deep), None);
+        assert!(Header::parse(&deep).is_err());
     }
 
     #[test]

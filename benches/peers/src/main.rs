@@ -2,17 +2,21 @@
 //!
 //! `cargo run --release -- [ROUNDS] [FORMAT...]` from this folder; the
 //! corpus is `$GAMEFMT_CORPUS` or `../../../shared/corpus`. FORMAT is any of
-//! `slippi`, `walk`, `teehistorian`, `maps`, `demos`, `snapshots` (all by
-//! default; `snapshots` compares with DDNet's C++ when built with
-//! `DDNET_SRC`, see build.rs).
+//! `slippi`, `walk`, `teehistorian` (the corpus folder, the large
+//! recording in `teeworlds/large`, tiny generated files), `maps`, `demos`,
+//! `snapshots` (all by default; `snapshots` compares with DDNet's C++ when
+//! built with `DDNET_SRC`, see build.rs).
 //!
 //! For each format, every file is first decoded once by each side; a file
 //! enters the timing only if both sides succeed and agree on a count
 //! (frames, messages, layers, snapshots and items). Peer panics are caught
-//! and reported. Then, for ROUNDS rounds, each side runs over all the kept
-//! files (repeated until it has run for at least 0.2 s), alternately (the
-//! side that goes first alternates too). Reported: MB/s per side at its
-//! median round, and the median of the per-round ratios ours/peer.
+//! and reported. Then, for ROUNDS rounds, each side decodes each kept file
+//! on its own, repeated for at least 5 ms (and 0.2 s per side and round
+//! over all files), the sides alternating (the side that goes first
+//! alternates too). Reported: MB/s per side at its median round (a round's
+//! time: the sum of its per-file times), the min, median and max of the
+//! per-round ratios peer time / our time, and per file the median of its
+//! ratios (the lowest in the summary).
 
 mod snapshots;
 mod work;
@@ -33,6 +37,10 @@ pub struct Side<'a> {
 }
 
 const MIN_ROUND: Duration = Duration::from_millis(200);
+/// The head of the snapshot table (ratio: ours / DDNet, lower is better).
+pub const SNAPSHOT_HEADER: &str = "| snapshot work                      |    ours ns |   DDNet ns |    min | median |    max |     identical |";
+/// The least time each side spends on one file in a round.
+const MIN_FILE: Duration = Duration::from_millis(5);
 
 fn main() {
     let mut rounds = 11usize;
@@ -62,11 +70,21 @@ fn main() {
         summary.push(work::slippi_walk(&files, rounds));
     }
     if want("teehistorian") {
-        let files = load(&corpus.join("teeworlds/teehistorian"), "teehistorian");
-        let (ours, peer) = work::teehistorian_sides(true);
-        summary.extend(compare("Teehistorian decode", &files, ours, peer, rounds));
-        let (ours, peer) = work::teehistorian_sides(false);
-        summary.extend(compare("  same, `for` loop", &files, ours, peer, rounds));
+        let sets = [
+            (
+                "corpus",
+                load(&corpus.join("teeworlds/teehistorian"), "teehistorian"),
+            ),
+            ("large", load(&corpus.join("teeworlds/large"), "gz")),
+            ("tiny", work::teehistorian_tiny()),
+        ];
+        for (set, files) in &sets {
+            for (fold, shape) in [(true, "for_each"), (false, "for loop")] {
+                let (ours, peer) = work::teehistorian_sides(fold);
+                let title = format!("Teehistorian {set}, {shape}");
+                summary.extend(compare(&title, files, ours, peer, rounds));
+            }
+        }
     }
     if want("maps") {
         let files = load(&corpus.join("teeworlds/maps"), "map");
@@ -87,24 +105,22 @@ fn main() {
 
     println!("\n== summary ==");
     println!(
-        "| {:<22} | {:<30} | {:>9} | {:>9} | {:>8} | {:>6} |",
-        "format", "peer", "ours MB/s", "peer MB/s", "ratio", "files"
+        "| {:<24} | {:<30} | {:>9} | {:>9} | {:>7} | {:>7} | {:>7} | {:>9} | {:>7} |",
+        "format", "peer", "ours MB/s", "peer MB/s", "min", "median", "max", "min file", "files"
     );
     for line in summary {
         println!("{line}");
     }
     if !snapshot_rows.is_empty() {
-        println!(
-            "\n| {:<34} | {:>10} | {:>10} | {:>6} | {:>13} |",
-            "snapshot work", "ours ns", "DDNet ns", "ratio", "identical"
-        );
+        println!("\n{SNAPSHOT_HEADER}");
         for line in snapshot_rows {
             println!("{line}");
         }
     }
 }
 
-/// Every file of `dir` ending in `.ext`, sorted by name.
+/// Every file of `dir` ending in `.ext`, sorted by name (`.gz` files
+/// decompressed, their name without it).
 fn load(dir: &Path, ext: &str) -> Vec<(String, Vec<u8>)> {
     let mut out: Vec<(String, Vec<u8>)> = match std::fs::read_dir(dir) {
         Ok(rd) => rd
@@ -113,7 +129,14 @@ fn load(dir: &Path, ext: &str) -> Vec<(String, Vec<u8>)> {
             .filter(|p| p.extension().is_some_and(|e| e == ext))
             .filter_map(|p| {
                 let name = p.file_name()?.to_string_lossy().into_owned();
-                Some((name, std::fs::read(&p).ok()?))
+                let bytes = std::fs::read(&p).ok()?;
+                if ext != "gz" {
+                    return Some((name, bytes));
+                }
+                let mut out = Vec::new();
+                let mut gz = flate2::read::GzDecoder::new(bytes.as_slice());
+                std::io::Read::read_to_end(&mut gz, &mut out).ok()?;
+                Some((name.trim_end_matches(".gz").to_string(), out))
             })
             .collect(),
         Err(e) => {
@@ -143,9 +166,13 @@ fn guarded<T>(f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
     }
 }
 
-/// Seconds per pass over `files` by `run`, from one round of at least
-/// [`MIN_ROUND`].
-fn time_round(files: &[&[u8]], run: &mut dyn FnMut(&[u8]) -> Result<Count, String>) -> f64 {
+/// Seconds per pass over `files` by `run`, from one stretch of at least
+/// `min`.
+fn time_pass(
+    files: &[&[u8]],
+    run: &mut dyn FnMut(&[u8]) -> Result<Count, String>,
+    min: Duration,
+) -> f64 {
     let start = Instant::now();
     let mut passes = 0u32;
     loop {
@@ -154,7 +181,7 @@ fn time_round(files: &[&[u8]], run: &mut dyn FnMut(&[u8]) -> Result<Count, Strin
         }
         passes += 1;
         let t = start.elapsed();
-        if t >= MIN_ROUND {
+        if t >= min {
             return t.as_secs_f64() / f64::from(passes);
         }
     }
@@ -173,8 +200,17 @@ fn median(v: &mut [f64]) -> f64 {
     }
 }
 
-/// Checks agreement file by file, then times both sides alternately.
-/// Returns the summary table line.
+/// Min, median and max of `v` (sorted in place).
+fn spread(v: &mut [f64]) -> (f64, f64, f64) {
+    let m = median(v);
+    (v[0], m, v[v.len() - 1])
+}
+
+/// Checks agreement file by file, then times both sides alternately, each
+/// file on its own (at least [`MIN_FILE`], and [`MIN_ROUND`] per side and
+/// round over all files), so that a per-file ratio is known too. A round's
+/// time per side is the sum of its per-file times (one pass over all
+/// files). Returns the summary table line.
 fn compare(
     title: &str,
     files: &[(String, Vec<u8>)],
@@ -185,16 +221,16 @@ fn compare(
     println!("\n== {title}: {} vs {} ==", ours.name, peer.name);
     println!("  ours: {}", ours.work);
     println!("  peer: {}", peer.work);
-    let mut kept: Vec<&[u8]> = Vec::new();
+    let mut kept: Vec<(&str, &[u8])> = Vec::new();
     for (name, bytes) in files {
         let a = guarded(|| (ours.run)(bytes));
         let b = guarded(|| (peer.run)(bytes));
         match (&a, &b) {
-            (Ok(x), Ok(y)) if x == y => kept.push(bytes),
+            (Ok(x), Ok(y)) if x == y => kept.push((name, bytes)),
             _ => println!("  excluded {name}: ours {a:?}, peer {b:?}"),
         }
     }
-    let bytes: usize = kept.iter().map(|b| b.len()).sum();
+    let bytes: usize = kept.iter().map(|(_, b)| b.len()).sum();
     println!(
         "  {} of {} files agree, {:.2} MB timed",
         kept.len(),
@@ -204,34 +240,60 @@ fn compare(
     if kept.is_empty() {
         return None;
     }
+    let min = MIN_FILE.max(MIN_ROUND / kept.len() as u32);
     let (mut to, mut tp, mut ratio) = (Vec::new(), Vec::new(), Vec::new());
+    let mut per_file = vec![Vec::new(); kept.len()];
     for r in 0..rounds {
-        let (o, p) = if r % 2 == 0 {
-            let o = time_round(&kept, &mut *ours.run);
-            (o, time_round(&kept, &mut *peer.run))
-        } else {
-            let p = time_round(&kept, &mut *peer.run);
-            (time_round(&kept, &mut *ours.run), p)
-        };
+        let (mut o, mut p) = (0.0, 0.0);
+        for (i, (_, b)) in kept.iter().enumerate() {
+            let one = &[*b][..];
+            let (fo, fp) = if r % 2 == 0 {
+                let fo = time_pass(one, &mut *ours.run, min);
+                (fo, time_pass(one, &mut *peer.run, min))
+            } else {
+                let fp = time_pass(one, &mut *peer.run, min);
+                (time_pass(one, &mut *ours.run, min), fp)
+            };
+            per_file[i].push(fp / fo);
+            o += fo;
+            p += fp;
+        }
         to.push(o);
         tp.push(p);
         ratio.push(p / o);
     }
     let mbs = |t: f64| bytes as f64 / t / 1e6;
-    let (o, p, r) = (median(&mut to), median(&mut tp), median(&mut ratio));
-    let (rmin, rmax) = (ratio[0], ratio[ratio.len() - 1]);
+    let (o, p) = (median(&mut to), median(&mut tp));
+    let (rmin, r, rmax) = spread(&mut ratio);
+    let mut worst = (f64::INFINITY, "");
+    for ((name, b), v) in kept.iter().zip(&mut per_file) {
+        let (lo, m, hi) = spread(v);
+        println!(
+            "    {name} ({} B): ratio median {m:.2}x (min {lo:.2}x, max {hi:.2}x)",
+            b.len()
+        );
+        if m < worst.0 {
+            worst = (m, name);
+        }
+    }
     println!(
-        "  ours {:.1} MB/s, peer {:.1} MB/s, ratio median {r:.2}x (min {rmin:.2}x, max {rmax:.2}x)",
+        "  ours {:.1} MB/s, peer {:.1} MB/s, ratio median {r:.2}x (min {rmin:.2}x, max {rmax:.2}x); \
+         lowest per-file median {:.2}x ({})",
         mbs(o),
-        mbs(p)
+        mbs(p),
+        worst.0,
+        worst.1
     );
     Some(format!(
-        "| {:<22} | {:<30} | {:>9.1} | {:>9.1} | {:>7.2}x | {:>6} |",
+        "| {:<24} | {:<30} | {:>9.1} | {:>9.1} | {:>6.2}x | {:>6.2}x | {:>6.2}x | {:>8.2}x | {:>7} |",
         title,
         peer.name,
         mbs(o),
         mbs(p),
+        rmin,
         r,
+        rmax,
+        worst.0,
         format!("{}/{}", kept.len(), files.len())
     ))
 }

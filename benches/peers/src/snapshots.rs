@@ -23,7 +23,7 @@ use rand::{Rng, SeedableRng};
 use zerocopy::IntoBytes;
 use zerocopy::little_endian::I32;
 
-use crate::{MIN_ROUND, median};
+use crate::{MIN_ROUND, median, spread};
 
 /// A snapshot's items in the flat form both builders read: types, ids,
 /// sizes (ints) and the data back to back.
@@ -135,7 +135,9 @@ impl Ours {
             }
         }
         let to = self.builder.snapshot();
-        self.creator.create(from, &to, sizes).map_or(0, <[I32]>::len)
+        self.creator
+            .create(from, &to, sizes)
+            .map_or(0, <[I32]>::len)
     }
 
     fn create(&mut self, from: &[u8], to: &[u8], sizes: &[u16]) -> Result<&[u8], gamefmt::Error> {
@@ -234,8 +236,12 @@ mod ddnet {
         pub fn new(sizes: &[u16]) -> Self {
             // SAFETY: plain constructors; the objects live as long as the
             // process (the comparison makes a handful).
-            let (builder, delta) =
-                unsafe { (ddnet_builder_new(), ddnet_delta_new(sizes.as_ptr(), sizes.len() as i32)) };
+            let (builder, delta) = unsafe {
+                (
+                    ddnet_builder_new(),
+                    ddnet_delta_new(sizes.as_ptr(), sizes.len() as i32),
+                )
+            };
             Self {
                 builder,
                 delta,
@@ -424,16 +430,51 @@ fn generated_pairs(bases: &[&Items]) -> Vec<(&'static str, Pair)> {
             // Added: new keys of a type without static size and of type 9.
             let mut added = (*base).clone();
             for j in 0..k as u16 {
-                added.push(0x7000 + (round as u16 % 3), j, &vec![bump; (j % 7) as usize]);
+                added.push(
+                    0x7000 + (round as u16 % 3),
+                    j,
+                    &vec![bump; (j % 7) as usize],
+                );
                 added.push(9, 60_000 + j, &[bump; 22]);
             }
-            out.push(("added", Pair { old: (*base).clone(), new: added, sizes }));
+            out.push((
+                "added",
+                Pair {
+                    old: (*base).clone(),
+                    new: added,
+                    sizes,
+                },
+            ));
             let removed = base.rebuilt(|i, _, _, d| (!hit.contains(&i)).then(|| d.to_vec()));
-            out.push(("removed", Pair { old: (*base).clone(), new: removed, sizes }));
+            out.push((
+                "removed",
+                Pair {
+                    old: (*base).clone(),
+                    new: removed,
+                    sizes,
+                },
+            ));
             let changed = base.rebuilt(|i, _, _, d| {
-                Some(d.iter().map(|v| if hit.contains(&i) { v.wrapping_add(bump) } else { *v }).collect())
+                Some(
+                    d.iter()
+                        .map(|v| {
+                            if hit.contains(&i) {
+                                v.wrapping_add(bump)
+                            } else {
+                                *v
+                            }
+                        })
+                        .collect(),
+                )
             });
-            out.push(("changed", Pair { old: (*base).clone(), new: changed.clone(), sizes }));
+            out.push((
+                "changed",
+                Pair {
+                    old: (*base).clone(),
+                    new: changed.clone(),
+                    sizes,
+                },
+            ));
             // Reordered: rotate and swap, some items also changed.
             let mut order: Vec<usize> = (0..base.types.len()).collect();
             let len = order.len().max(1);
@@ -444,14 +485,23 @@ fn generated_pairs(bases: &[&Items]) -> Vec<(&'static str, Pair)> {
                     order.swap(h, j);
                 }
             }
-            let all: Vec<(u16, u16, Vec<i32>)> =
-                changed.each().map(|(t, id, d)| (t, id, d.to_vec())).collect();
+            let all: Vec<(u16, u16, Vec<i32>)> = changed
+                .each()
+                .map(|(t, id, d)| (t, id, d.to_vec()))
+                .collect();
             let mut reordered = Items::default();
             for &i in &order {
                 let (t, id, d) = &all[i];
                 reordered.push(*t, *id, d);
             }
-            out.push(("reordered", Pair { old: (*base).clone(), new: reordered, sizes }));
+            out.push((
+                "reordered",
+                Pair {
+                    old: (*base).clone(),
+                    new: reordered,
+                    sizes,
+                },
+            ));
             // Resized: an item of a type without static size grows.
             let mut old = (*base).clone();
             old.push(0x7001, 1, &[1, 2, 3]);
@@ -464,8 +514,22 @@ fn generated_pairs(bases: &[&Items]) -> Vec<(&'static str, Pair)> {
                 let d: Vec<i32> = d.iter().map(|v| v ^ bump).collect();
                 dup.push(t, id, &d);
             }
-            out.push(("duplicate", Pair { old: (*base).clone(), new: dup.clone(), sizes }));
-            out.push(("duplicate", Pair { old: dup, new: changed, sizes }));
+            out.push((
+                "duplicate",
+                Pair {
+                    old: (*base).clone(),
+                    new: dup.clone(),
+                    sizes,
+                },
+            ));
+            out.push((
+                "duplicate",
+                Pair {
+                    old: dup,
+                    new: changed,
+                    sizes,
+                },
+            ));
         }
     }
     // More than 64 keys in one of DDNet's 256 hash buckets (its hash then
@@ -478,7 +542,14 @@ fn generated_pairs(bases: &[&Items]) -> Vec<(&'static str, Pair)> {
         }
     }
     let more = crowded.rebuilt(|i, _, _, d| Some(d.iter().map(|v| v + (i % 3) as i32).collect()));
-    out.push(("crowded bucket", Pair { old: crowded.clone(), new: more, sizes }));
+    out.push((
+        "crowded bucket",
+        Pair {
+            old: crowded.clone(),
+            new: more,
+            sizes,
+        },
+    ));
     out
 }
 
@@ -502,7 +573,10 @@ impl Tally {
 
     fn line(&self, name: &str) -> String {
         let diff = self.first_difference.as_deref().unwrap_or("");
-        format!("  {name}: {}/{} identical {diff}", self.identical, self.checked)
+        format!(
+            "  {name}: {}/{} identical {diff}",
+            self.identical, self.checked
+        )
     }
 }
 
@@ -521,8 +595,8 @@ fn ns_per_call(calls: usize, f: &mut dyn FnMut() -> usize) -> f64 {
 }
 
 /// One timing row: ns per call for each side (median of rounds, the sides
-/// alternating which goes first) and the median per-round ratio
-/// ours / DDNet.
+/// alternating which goes first) and the min, median and max per-round
+/// ratio ours / DDNet.
 fn row(
     title: &str,
     calls: usize,
@@ -548,10 +622,14 @@ fn row(
     }
     let o = median(&mut to);
     let line = if tp.is_empty() {
-        format!("| {title:<34} | {o:>10.0} | {:>10} | {:>6} | {checked:>13} |", "-", "-")
+        let n = "-";
+        format!("| {title:<34} | {o:>10.0} | {n:>10} | {n:>6} | {n:>6} | {n:>6} | {checked:>13} |")
     } else {
-        let (p, r) = (median(&mut tp), median(&mut ratio));
-        format!("| {title:<34} | {o:>10.0} | {p:>10.0} | {r:>5.2}x | {checked:>13} |")
+        let p = median(&mut tp);
+        let (lo, r, hi) = spread(&mut ratio);
+        format!(
+            "| {title:<34} | {o:>10.0} | {p:>10.0} | {lo:>5.2}x | {r:>5.2}x | {hi:>5.2}x | {checked:>13} |"
+        )
     };
     println!("{line}");
     line
@@ -572,7 +650,12 @@ pub fn compare(files: &[(String, Vec<u8>)], rounds: usize) -> Vec<String> {
     let s300m = items_300(true);
     let mut ours = Ours::new();
     let from300 = ours.build(&s300).unwrap().as_ints().as_bytes().to_vec();
-    let delta_m = ours.create(&from300, &ours_build_bytes(&mut Ours::new(), &s300m), ITEM_SIZES_06)
+    let delta_m = ours
+        .create(
+            &from300,
+            &ours_build_bytes(&mut Ours::new(), &s300m),
+            ITEM_SIZES_06,
+        )
         .unwrap()
         .to_vec();
 
@@ -588,14 +671,14 @@ pub fn compare(files: &[(String, Vec<u8>)], rounds: usize) -> Vec<String> {
     let identity = (String::from("-"), String::from("-"));
     let _ = &generated;
 
-    println!(
-        "| {:<34} | {:>10} | {:>10} | {:>6} | {:>13} |",
-        "snapshot work", "ours ns", "DDNet ns", "ratio", "identical"
-    );
+    println!("{}", crate::SNAPSHOT_HEADER);
     let mut rows = Vec::new();
     #[cfg(ddnet)]
     let mut dd = ddnet::Ddnet::new(ITEM_SIZES_06);
-    for (title, to) in [("build+delta 300_300", &s300), ("build+delta 300_300m", &s300m)] {
+    for (title, to) in [
+        ("build+delta 300_300", &s300),
+        ("build+delta 300_300m", &s300m),
+    ] {
         let mut o = Ours::new();
         let from = SnapshotView::parse(&from300).unwrap();
         let mut ours_run = || o.build_delta(to, &from, ITEM_SIZES_06);
@@ -603,7 +686,14 @@ pub fn compare(files: &[(String, Vec<u8>)], rounds: usize) -> Vec<String> {
         {
             dd.set_from(&from300);
             let mut peer = || dd.build_delta(to);
-            rows.push(row(title, 1, rounds, &mut ours_run, Some(&mut peer), &identity.0));
+            rows.push(row(
+                title,
+                1,
+                rounds,
+                &mut ours_run,
+                Some(&mut peer),
+                &identity.0,
+            ));
         }
         #[cfg(not(ddnet))]
         rows.push(row(title, 1, rounds, &mut ours_run, None, &identity.0));
@@ -611,15 +701,32 @@ pub fn compare(files: &[(String, Vec<u8>)], rounds: usize) -> Vec<String> {
     {
         let mut o = Ours::new();
         let from = SnapshotView::parse(&from300).unwrap();
-        let mut ours_run = || o.apply_to(&from, &delta_m, ITEM_SIZES_06).map_or(0, <[u8]>::len);
+        let mut ours_run = || {
+            o.apply_to(&from, &delta_m, ITEM_SIZES_06)
+                .map_or(0, <[u8]>::len)
+        };
         #[cfg(ddnet)]
         {
             dd.load_pair(&from300, &delta_m);
             let mut peer = || dd.unpack_loaded(delta_m.len()) as usize;
-            rows.push(row("apply 300_300m delta", 1, rounds, &mut ours_run, Some(&mut peer), &identity.0));
+            rows.push(row(
+                "apply 300_300m delta",
+                1,
+                rounds,
+                &mut ours_run,
+                Some(&mut peer),
+                &identity.0,
+            ));
         }
         #[cfg(not(ddnet))]
-        rows.push(row("apply 300_300m delta", 1, rounds, &mut ours_run, None, &identity.0));
+        rows.push(row(
+            "apply 300_300m delta",
+            1,
+            rounds,
+            &mut ours_run,
+            None,
+            &identity.0,
+        ));
     }
 
     // Real pairs: each pair's `new` built and diffed against its `old`;
@@ -648,7 +755,10 @@ pub fn compare(files: &[(String, Vec<u8>)], rounds: usize) -> Vec<String> {
         };
         #[cfg(ddnet)]
         {
-            let mut dds = [ddnet::Ddnet::new(ITEM_SIZES_06), ddnet::Ddnet::new(gamefmt::snapshot::ITEM_SIZES_07)];
+            let mut dds = [
+                ddnet::Ddnet::new(ITEM_SIZES_06),
+                ddnet::Ddnet::new(gamefmt::snapshot::ITEM_SIZES_07),
+            ];
             let mut peer = || {
                 real.iter()
                     .map(|(old, new, sizes, _)| {
@@ -658,20 +768,39 @@ pub fn compare(files: &[(String, Vec<u8>)], rounds: usize) -> Vec<String> {
                     })
                     .sum::<usize>()
             };
-            rows.push(row("real pairs: build+delta (per pair)", real.len(), rounds, &mut ours_run, Some(&mut peer), &identity.1));
+            rows.push(row(
+                "real pairs: build+delta (per pair)",
+                real.len(),
+                rounds,
+                &mut ours_run,
+                Some(&mut peer),
+                &identity.1,
+            ));
         }
         #[cfg(not(ddnet))]
-        rows.push(row("real pairs: build+delta (per pair)", real.len(), rounds, &mut ours_run, None, &identity.1));
+        rows.push(row(
+            "real pairs: build+delta (per pair)",
+            real.len(),
+            rounds,
+            &mut ours_run,
+            None,
+            &identity.1,
+        ));
         let mut o = Ours::new();
         let mut ours_run = || {
             real.iter()
                 .zip(&olds)
-                .map(|((_, _, sizes, delta), old)| o.apply_to(old, delta, sizes).map_or(0, <[u8]>::len))
+                .map(|((_, _, sizes, delta), old)| {
+                    o.apply_to(old, delta, sizes).map_or(0, <[u8]>::len)
+                })
                 .sum::<usize>()
         };
         #[cfg(ddnet)]
         {
-            let mut dds = [ddnet::Ddnet::new(ITEM_SIZES_06), ddnet::Ddnet::new(gamefmt::snapshot::ITEM_SIZES_07)];
+            let mut dds = [
+                ddnet::Ddnet::new(ITEM_SIZES_06),
+                ddnet::Ddnet::new(gamefmt::snapshot::ITEM_SIZES_07),
+            ];
             let mut peer = || {
                 real.iter()
                     .map(|(old, _, sizes, delta)| {
@@ -681,10 +810,24 @@ pub fn compare(files: &[(String, Vec<u8>)], rounds: usize) -> Vec<String> {
                     })
                     .sum::<usize>()
             };
-            rows.push(row("real pairs: apply (per pair)", real.len(), rounds, &mut ours_run, Some(&mut peer), &identity.1));
+            rows.push(row(
+                "real pairs: apply (per pair)",
+                real.len(),
+                rounds,
+                &mut ours_run,
+                Some(&mut peer),
+                &identity.1,
+            ));
         }
         #[cfg(not(ddnet))]
-        rows.push(row("real pairs: apply (per pair)", real.len(), rounds, &mut ours_run, None, &identity.1));
+        rows.push(row(
+            "real pairs: apply (per pair)",
+            real.len(),
+            rounds,
+            &mut ours_run,
+            None,
+            &identity.1,
+        ));
     }
     rows
 }
@@ -707,7 +850,11 @@ fn check_identity(
     let mut ours = Ours::new();
     // One pair's checks; `None` if either side refused to build.
     let mut check = |p: &Pair, tally: &mut [Tally; 3], refused: &mut usize| {
-        let dd = if p.sizes == ITEM_SIZES_06 { &mut dd06 } else { &mut dd07 };
+        let dd = if p.sizes == ITEM_SIZES_06 {
+            &mut dd06
+        } else {
+            &mut dd07
+        };
         let old_dd = dd.build(&p.old).map(<[u8]>::to_vec);
         let new_dd = dd.build(&p.new).map(<[u8]>::to_vec);
         let (Some(old_dd), Some(new_dd)) = (old_dd, new_dd) else {
@@ -728,17 +875,29 @@ fn check_identity(
         let theirs = dd.create(&old_dd, &new_dd).to_vec();
         match ours.create(&old_dd, &new_dd, p.sizes) {
             Ok(d) => {
-                let same = if theirs.is_empty() { d == [0u8; 12] } else { d == &theirs[..] };
-                tally[1].add(same, || format!("delta differs ({} vs {} bytes)", d.len(), theirs.len()));
+                let same = if theirs.is_empty() {
+                    d == [0u8; 12]
+                } else {
+                    d == &theirs[..]
+                };
+                tally[1].add(same, || {
+                    format!("delta differs ({} vs {} bytes)", d.len(), theirs.len())
+                });
             }
             Err(e) => {
                 // Only where DDNet's own UnpackDelta refuses DDNet's delta.
                 let unpack = dd.unpack(&old_dd, &theirs).is_err();
-                tally[1].add(unpack, || format!("ours refused ({e}), DDNet's delta applies"));
+                tally[1].add(unpack, || {
+                    format!("ours refused ({e}), DDNet's delta applies")
+                });
                 return;
             }
         }
-        let delta = if theirs.is_empty() { vec![0u8; 12] } else { theirs };
+        let delta = if theirs.is_empty() {
+            vec![0u8; 12]
+        } else {
+            theirs
+        };
         let dd_applied = dd.unpack(&old_dd, &delta).map(<[u8]>::to_vec);
         let ours_applied = ours.apply(&old_dd, &delta, p.sizes).map(<[u8]>::to_vec);
         let same = match (&dd_applied, &ours_applied) {
@@ -746,13 +905,27 @@ fn check_identity(
             (Err(_), Err(_)) => true,
             _ => false,
         };
-        tally[2].add(same, || format!("apply differs: DDNet {:?}, ours {:?}", dd_applied.as_ref().map(Vec::len), ours_applied.as_ref().map(Vec::len)));
+        tally[2].add(same, || {
+            format!(
+                "apply differs: DDNet {:?}, ours {:?}",
+                dd_applied.as_ref().map(Vec::len),
+                ours_applied.as_ref().map(Vec::len)
+            )
+        });
     };
 
     let mut fixed = [Tally::default(), Tally::default(), Tally::default()];
     let mut refused = 0;
-    let p300 = Pair { old: s300.clone(), new: s300.clone(), sizes: ITEM_SIZES_06 };
-    let p300m = Pair { old: s300.clone(), new: s300m.clone(), sizes: ITEM_SIZES_06 };
+    let p300 = Pair {
+        old: s300.clone(),
+        new: s300.clone(),
+        sizes: ITEM_SIZES_06,
+    };
+    let p300m = Pair {
+        old: s300.clone(),
+        new: s300m.clone(),
+        sizes: ITEM_SIZES_06,
+    };
     check(&p300, &mut fixed, &mut refused);
     check(&p300m, &mut fixed, &mut refused);
     println!("  300_300 and 300_300m:");
@@ -765,7 +938,10 @@ fn check_identity(
     for p in pairs {
         check(p, &mut real, &mut real_refused);
     }
-    println!("  real pairs ({} pairs, {real_refused} builds refused):", pairs.len());
+    println!(
+        "  real pairs ({} pairs, {real_refused} builds refused):",
+        pairs.len()
+    );
     for (t, name) in real.iter().zip(["build", "delta", "apply"]) {
         println!("  {}", t.line(name));
     }
@@ -788,7 +964,10 @@ fn check_identity(
             gen_total[1] += t.identical;
         }
     }
-    println!("  generated total: {}/{} identical", gen_total[1], gen_total[0]);
+    println!(
+        "  generated total: {}/{} identical",
+        gen_total[1], gen_total[0]
+    );
     let figure = |t: &[Tally; 3]| {
         let c: usize = t.iter().map(|t| t.checked).sum();
         let i: usize = t.iter().map(|t| t.identical).sum();

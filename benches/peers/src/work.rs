@@ -9,7 +9,7 @@ use gamefmt::datafile::DatafileView;
 use gamefmt::demo::{Chunk, ChunkKind, DemoView, OwnedBuffers, Reconstructor};
 use gamefmt::map::MapView;
 use gamefmt::slippi::{Event, GeckoList, Reassembler, SlippiEventIter, SlippiView};
-use gamefmt::teehistorian::{Message, Record, TeehistorianIter};
+use gamefmt::teehistorian::{Message, Record, TeehistorianIter, TeehistorianWriter};
 
 use crate::{Count, Side, median};
 
@@ -97,44 +97,79 @@ fn slippi_full(bytes: &[u8], gecko_buf: &mut [u8]) -> Result<Count, String> {
 }
 
 /// The bare event walk (command byte and declared size only), each file
-/// walked `REPS` times in a row so that it is in cache after the first.
+/// walked `REPS` times in a row so that it is in cache after the first;
+/// against a `memcpy` of each file, as often, into a buffer (the "peer"
+/// column: the walk's speed as a fraction of memcpy's, per round).
 pub fn slippi_walk(files: &[(String, Vec<u8>)], rounds: usize) -> String {
     const REPS: usize = 50;
-    println!("\n== Slippi event walk (no peer) ==");
+    println!("\n== Slippi event walk (against memcpy) ==");
     println!(
         "  ours: SlippiEventIter over the raw stream, every event's command \
          byte summed; each file walked {REPS} times in a row (in cache)"
     );
+    println!("  memcpy: each file copied {REPS} times in a row into one buffer");
     let files: Vec<&[u8]> = files
         .iter()
         .filter(|(_, b)| SlippiEventIter::new(b).all(|e| e.is_ok()))
         .map(|(_, b)| b.as_slice())
         .collect();
     let bytes: usize = files.iter().map(|b| b.len()).sum::<usize>() * REPS;
-    let mut t = Vec::new();
-    for _ in 0..rounds {
-        let start = Instant::now();
-        let mut n = 0u64;
-        for b in &files {
-            for _ in 0..REPS {
-                for ev in SlippiEventIter::new(black_box(b)) {
-                    if let Ok(ev) = ev {
-                        n += u64::from(ev.code());
+    let mut buf = vec![0u8; files.iter().map(|b| b.len()).max().unwrap_or(0)];
+    let (mut t, mut tc, mut frac) = (Vec::new(), Vec::new(), Vec::new());
+    for r in 0..rounds {
+        let walk = || {
+            let start = Instant::now();
+            let mut n = 0u64;
+            for b in &files {
+                for _ in 0..REPS {
+                    for ev in SlippiEventIter::new(black_box(b)) {
+                        if let Ok(ev) = ev {
+                            n += u64::from(ev.code());
+                        }
                     }
                 }
             }
-        }
-        black_box(n);
-        t.push(start.elapsed().as_secs_f64());
+            black_box(n);
+            start.elapsed().as_secs_f64()
+        };
+        let mut copy = || {
+            let start = Instant::now();
+            for b in &files {
+                for _ in 0..REPS {
+                    buf[..b.len()].copy_from_slice(black_box(b));
+                    black_box(&mut buf);
+                }
+            }
+            start.elapsed().as_secs_f64()
+        };
+        let (w, c) = if r % 2 == 0 {
+            let w = walk();
+            (w, copy())
+        } else {
+            let c = copy();
+            (walk(), c)
+        };
+        t.push(w);
+        tc.push(c);
+        frac.push(c / w);
     }
     let gbs = bytes as f64 / median(&mut t) / 1e9;
-    println!("  {:.2} GB/s over {} files", gbs, files.len());
+    let copy_gbs = bytes as f64 / median(&mut tc) / 1e9;
+    let (lo, m, hi) = crate::spread(&mut frac);
+    println!(
+        "  {gbs:.2} GB/s over {} files; memcpy {copy_gbs:.2} GB/s; walk/memcpy median \
+         {m:.2} (min {lo:.2}, max {hi:.2})",
+        files.len()
+    );
     format!(
-        "| {:<22} | {:<30} | {:>9.0} | {:>9} | {:>8} | {:>6} |",
+        "| {:<24} | {:<30} | {:>9.0} | {:>9.0} | {:>6.2}x | {:>6.2}x | {:>6.2}x | {:>9} | {:>7} |",
         "Slippi event walk",
-        "(none; target 10 GB/s)",
+        "memcpy (target 12 GB/s)",
         gbs * 1e3,
-        "-",
+        copy_gbs * 1e3,
+        lo,
+        m,
+        hi,
         "-",
         files.len()
     )
@@ -205,16 +240,134 @@ pub fn teehistorian_sides(fold: bool) -> (Side<'static>, Side<'static>) {
     (ours, peer)
 }
 
+/// Tiny recordings like DDNet's unit-test ones (`src/test/teehistorian_test.cpp`:
+/// the same messages at the same ticks, each test's expected bytes), written
+/// with gamefmt's `TeehistorianWriter` after the minimal header
+/// `{"version":"2"}` (DDNet's test header lists its config, tuning and
+/// UUIDs; the tiny files here stay under 100 bytes): 33 to 98 bytes each.
+pub fn teehistorian_tiny() -> Vec<(String, Vec<u8>)> {
+    use Message::*;
+    let input = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+    let mut changed = input;
+    changed[0] = 0;
+    let tests: [(&str, &[(i32, Message<'_>)]); 9] = [
+        ("Finished", &[]),
+        (
+            "TickImplicitOneTick",
+            &[(1, PlayerNew { cid: 0, x: 1, y: 2 })],
+        ),
+        (
+            "TickImplicitTwoTicks",
+            &[
+                (1, PlayerNew { cid: 0, x: 1, y: 2 }),
+                (
+                    2,
+                    PlayerDiff {
+                        cid: 0,
+                        dx: 1,
+                        dy: -1,
+                    },
+                ),
+            ],
+        ),
+        (
+            "TickImplicitDescendingClientId",
+            &[
+                (1, PlayerNew { cid: 1, x: 2, y: 3 }),
+                (2, PlayerNew { cid: 0, x: 4, y: 5 }),
+            ],
+        ),
+        (
+            "TickExplicitAscendingClientId",
+            &[
+                (1, PlayerNew { cid: 0, x: 4, y: 5 }),
+                (2, PlayerNew { cid: 1, x: 2, y: 3 }),
+            ],
+        ),
+        (
+            "TickExplicitStart",
+            &[(
+                500,
+                PlayerNew {
+                    cid: 0,
+                    x: -1,
+                    y: -1,
+                },
+            )],
+        ),
+        (
+            "TickExplicitPlayerMessage",
+            &[(
+                1,
+                PlayerMessage {
+                    cid: 63,
+                    data: &[0],
+                },
+            )],
+        ),
+        (
+            "JoinLeave",
+            &[
+                (0, Join { cid: 6 }),
+                (0, Join { cid: 7 }),
+                (
+                    0,
+                    Drop {
+                        cid: 6,
+                        reason: b"too many pancakes",
+                    },
+                ),
+            ],
+        ),
+        (
+            "Input",
+            &[
+                (1, InputNew { cid: 0, input }),
+                (
+                    1,
+                    InputDiff {
+                        cid: 0,
+                        diff: [-1, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+                    },
+                ),
+                (
+                    1,
+                    InputNew {
+                        cid: 0,
+                        input: changed,
+                    },
+                ),
+            ],
+        ),
+    ];
+    tests
+        .iter()
+        .map(|(name, messages)| {
+            let mut w = TeehistorianWriter::new(r#"{"version":"2"}"#).expect("header");
+            let mut tick = 0;
+            for (t, m) in messages.iter() {
+                w.write(*t, m).expect("message");
+                tick = *t;
+            }
+            w.write(tick, &Finish).expect("finish");
+            (format!("{name}.teehistorian"), w.into_bytes())
+        })
+        .collect()
+}
+
 // ------------------------------------------------------------------- Maps
 
 pub fn map_sides() -> (Side<'static>, Side<'static>) {
     let mut buf = Vec::new();
+    // One inflate state for every data item (decompress_into makes a new
+    // one, 11 KB zeroed, per call).
+    let mut state = gamefmt::datafile::DecompressorOxide::new();
     let ours = Side {
         name: "gamefmt",
         work: "DatafileView::parse + MapView::new (every map item checked), \
                groups/layers/images/envelope points walked, then every data \
-               item of the file inflated (decompress_into, one reused \
-               buffer); count = (layers, images)",
+               item of the file inflated (decompress_with, one reused \
+               buffer and inflate state; feature fast-inflate); count = (layers, images)",
         run: Box::new(move |b| {
             let df = DatafileView::parse(b).map_err(e)?;
             let map = MapView::new(df.clone()).map_err(e)?;
@@ -235,7 +388,8 @@ pub fn map_sides() -> (Side<'static>, Side<'static>) {
                 if buf.len() < size {
                     buf.resize(size, 0);
                 }
-                acc = acc.wrapping_add(df.decompress_into(i, &mut buf).map_err(e)?.len());
+                let data = df.decompress_with(i, &mut buf, &mut state).map_err(e)?;
+                acc = acc.wrapping_add(data.len());
             }
             black_box(acc);
             Ok((layers, images))

@@ -71,10 +71,7 @@ fn main() -> R<()> {
                     frames += u64::from(matches!(e, Event::FrameBookend(_)));
                 }
             }
-            println!(
-                "{n} events, {frames} frame bookends, ending {:?}",
-                r.end()
-            );
+            println!("{n} events, {frames} frame bookends, ending {:?}", r.end());
         }
         _ => return Err("usage: see the source's header".into()),
     }
