@@ -52,22 +52,22 @@
 )]
 
 mod datafile;
-// mod demo;
+mod demo;
 mod error;
 mod map;
 mod opaque;
 // mod slippi;
-// mod snapshot;
+mod snapshot;
 mod stream;
 mod teehistorian;
 mod text;
 
 pub use datafile::*;
-// pub use demo::*;
+pub use demo::*;
 pub use error::*;
 pub use map::*;
 // pub use slippi::*;
-// pub use snapshot::*;
+pub use snapshot::*;
 pub use stream::*;
 pub use teehistorian::*;
 pub use text::*;
