@@ -66,7 +66,7 @@ impl Default for GamefmtDatafileItem {
 }
 
 /// Parses the datafile in `data[0..len]` into `*out`. With `strict`,
-/// quirks current DDNet refuses are errors (`GAMEFMT_REFUSED`); without,
+/// quirks current DDNet refuses are errors (`GAMEFMT_STATUS_REFUSED`); without,
 /// they are warnings: the first `warnings_cap` go to `warnings`, and
 /// `*warnings_count` (if not `NULL`) is set to how many there were.
 #[unsafe(no_mangle)]
@@ -118,7 +118,7 @@ pub unsafe extern "C" fn gamefmt_datafile_info(
     GamefmtStatus::Ok
 }
 
-/// Item `index` (0 to `items - 1`, in file order); `GAMEFMT_ABSENT` past
+/// Item `index` (0 to `items - 1`, in file order); `GAMEFMT_STATUS_ABSENT` past
 /// the end.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn gamefmt_datafile_item(
@@ -146,7 +146,7 @@ pub unsafe extern "C" fn gamefmt_datafile_item(
 }
 
 /// The inflated size in bytes of data item `index` into `*size`
-/// (`GAMEFMT_ABSENT` past the end).
+/// (`GAMEFMT_STATUS_ABSENT` past the end).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn gamefmt_datafile_data_size(
     df: *const GamefmtDatafile,
@@ -166,7 +166,7 @@ pub unsafe extern "C" fn gamefmt_datafile_data_size(
 
 /// Inflates data item `index` into the caller's buffer `buf` of `cap`
 /// bytes (at least its `gamefmt_datafile_data_size`; else
-/// `GAMEFMT_BUFFER_TOO_SMALL` with the size in `detail`) and sets
+/// `GAMEFMT_STATUS_BUFFER_TOO_SMALL` with the size in `detail`) and sets
 /// `*written`. Allocates nothing.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn gamefmt_datafile_data(

@@ -7,8 +7,8 @@ use gamefmt::{Error, ErrorKind};
 
 use crate::text::write_display;
 
-/// The answer of every fallible function: `GAMEFMT_OK`, a stream status
-/// (`GAMEFMT_NEED_MORE`, `GAMEFMT_DONE`, `GAMEFMT_ABSENT`) or an error code
+/// The answer of every fallible function: `GAMEFMT_STATUS_OK`, a stream status
+/// (`GAMEFMT_STATUS_NEED_MORE`, `GAMEFMT_STATUS_DONE`, `GAMEFMT_STATUS_ABSENT`) or an error code
 /// (negative), one per kind of decoding error.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -60,8 +60,8 @@ pub struct GamefmtError {
     /// Byte offset in the caller's input (the whole stream, for push
     /// decoders) where decoding failed.
     pub offset: u64,
-    /// The version for `GAMEFMT_UNSUPPORTED_VERSION`, the size needed for
-    /// `GAMEFMT_BUFFER_TOO_SMALL`, otherwise 0.
+    /// The version for `GAMEFMT_STATUS_UNSUPPORTED_VERSION`, the size needed for
+    /// `GAMEFMT_STATUS_BUFFER_TOO_SMALL`, otherwise 0.
     pub detail: i64,
     /// The error as text, NUL-terminated (cut to fit).
     pub message: [c_char; GAMEFMT_MESSAGE_LEN],
@@ -84,7 +84,7 @@ impl Default for GamefmtError {
 
 /// The status code of an error kind.
 /// (`ErrorKind` is non-exhaustive: a kind added later reads as
-/// `GAMEFMT_CORRUPT` until it gets a code.)
+/// `GAMEFMT_STATUS_CORRUPT` until it gets a code.)
 const fn status(kind: ErrorKind) -> GamefmtStatus {
     match kind {
         ErrorKind::Truncated => GamefmtStatus::Truncated,

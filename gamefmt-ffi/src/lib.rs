@@ -10,14 +10,14 @@
 //! # Conventions (the same for every function)
 //!
 //! - **Errors.** A fallible function returns a [`GamefmtStatus`]:
-//!   `GAMEFMT_OK` (0) or an error code. On an error it fills the
+//!   `GAMEFMT_STATUS_OK` (0) or an error code. On an error it fills the
 //!   [`GamefmtError`] that its last argument `err` points to (when not
 //!   `NULL`): the code again, the byte offset in the caller's input where
 //!   decoding failed, a detail number and a NUL-terminated message.
 //! - **No panics, no unwinding.** Nothing here panics on any input (the
 //!   crate denies `unwrap`, indexing and unchecked arithmetic), so the
 //!   library may be built with `panic = "abort"`. A `NULL` pointer where
-//!   an object is required is `GAMEFMT_NULL_POINTER`, not a crash.
+//!   an object is required is `GAMEFMT_STATUS_NULL_POINTER`, not a crash.
 //! - **Memory.** Views and push decoders live in structs of a published
 //!   size (`GamefmtDatafile`, `GamefmtThDecoder`, ...: opaque words the
 //!   caller declares on its stack or anywhere) and borrow the caller's
@@ -26,12 +26,14 @@
 //!   into caller buffers. Only the snapshot builder and the delta creator
 //!   (their buffers grow once, then are reused) are created and freed by
 //!   the library (`gamefmt_builder_new` / `gamefmt_builder_free`).
+//! - **Enum arguments** must be one of their constants (like pointers,
+//!   anything else is a contract violation C cannot be stopped from).
 //! - **Strings** returned into caller buffers follow `snprintf`: at most
 //!   `cap - 1` bytes and a NUL are written; the full length is returned.
 //! - **Push decoders** (teehistorian, Slippi, demo chunks) follow gamefmt's
 //!   stream contract: pass the bytes not yet consumed; the answer is one
-//!   record and the bytes it consumed, `GAMEFMT_NEED_MORE` (append bytes,
-//!   call again) or `GAMEFMT_DONE`; `*_end` tells how the stream ended.
+//!   record and the bytes it consumed, `GAMEFMT_STATUS_NEED_MORE` (append bytes,
+//!   call again) or `GAMEFMT_STATUS_DONE`; `*_end` tells how the stream ended.
 //!
 //! ```
 //! use gamefmt_ffi::{GamefmtError, GamefmtStatus, GamefmtThDecoder, GamefmtThItem};
@@ -54,6 +56,7 @@
 mod datafile;
 mod demo;
 mod error;
+mod format;
 mod map;
 mod opaque;
 mod slippi;
@@ -65,6 +68,7 @@ mod text;
 pub use datafile::*;
 pub use demo::*;
 pub use error::*;
+pub use format::*;
 pub use map::*;
 pub use slippi::*;
 pub use snapshot::*;

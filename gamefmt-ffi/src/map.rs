@@ -75,7 +75,7 @@ pub struct GamefmtMapImage {
 }
 
 /// Reads the map items of the open datafile `df` into `*out`. A 2007-era
-/// map is `GAMEFMT_LEGACY_LAYOUT`. Warnings as in
+/// map is `GAMEFMT_STATUS_LEGACY_LAYOUT`. Warnings as in
 /// `gamefmt_datafile_open` (refused instead when `df` was opened strict).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn gamefmt_map_open(
@@ -125,7 +125,7 @@ pub unsafe extern "C" fn gamefmt_map_info(
     GamefmtStatus::Ok
 }
 
-/// Layer `index` (`GAMEFMT_ABSENT` past the end).
+/// Layer `index` (`GAMEFMT_STATUS_ABSENT` past the end).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn gamefmt_map_layer(
     map: *const GamefmtMap,
@@ -170,7 +170,7 @@ pub unsafe extern "C" fn gamefmt_map_layer_kind(
     }
 }
 
-/// Image `index` (`GAMEFMT_ABSENT` past the end).
+/// Image `index` (`GAMEFMT_STATUS_ABSENT` past the end).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn gamefmt_map_image(
     map: *const GamefmtMap,
