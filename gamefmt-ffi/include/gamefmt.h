@@ -261,11 +261,11 @@ typedef enum GamefmtItemSizes {
   /**
    * Teeworlds 0.6 and DDNet (what a DDNet server installs).
    */
-  GAMEFMT_ITEM_SIZES_SIZES06,
+  GAMEFMT_ITEM_SIZES_TEEWORLDS06,
   /**
    * Teeworlds 0.7.
    */
-  GAMEFMT_ITEM_SIZES_SIZES07,
+  GAMEFMT_ITEM_SIZES_TEEWORLDS07,
 } GamefmtItemSizes;
 
 /**

@@ -67,16 +67,16 @@ pub struct GamefmtSnapshotItem {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GamefmtItemSizes {
     /// Teeworlds 0.6 and DDNet (what a DDNet server installs).
-    Sizes06,
+    Teeworlds06,
     /// Teeworlds 0.7.
-    Sizes07,
+    Teeworlds07,
 }
 
 impl GamefmtItemSizes {
     const fn table(self) -> &'static [u16] {
         match self {
-            Self::Sizes06 => ITEM_SIZES_06,
-            Self::Sizes07 => ITEM_SIZES_07,
+            Self::Teeworlds06 => ITEM_SIZES_06,
+            Self::Teeworlds07 => ITEM_SIZES_07,
         }
     }
 }
