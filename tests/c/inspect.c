@@ -102,7 +102,7 @@ static int count_cmp(const void *a, const void *b) {
 
 static void count_print(Counts *c) {
   size_t i;
-  qsort(c->items, c->len, sizeof(Count), count_cmp);
+  if (c->len) qsort(c->items, c->len, sizeof(Count), count_cmp);
   putchar('{');
   for (i = 0; i < c->len; i++) {
     if (i) putchar(',');
