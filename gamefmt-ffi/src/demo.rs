@@ -221,7 +221,9 @@ pub unsafe extern "C" fn gamefmt_demo_header_info(
     info: *mut GamefmtDemoInfo,
     err: *mut GamefmtError,
 ) -> GamefmtStatus {
-    let Some(h) = get(header) else { return null(err) };
+    let Some(h) = get(header) else {
+        return null(err);
+    };
     let mut v = GamefmtDemoInfo {
         version: h.version(),
         net_version: [0; 64],
@@ -259,7 +261,9 @@ pub unsafe extern "C" fn gamefmt_demo_decoder_init(
     header: *const GamefmtDemoHeader,
     err: *mut GamefmtError,
 ) -> GamefmtStatus {
-    let Some(h) = get(header) else { return null(err) };
+    let Some(h) = get(header) else {
+        return null(err);
+    };
     if !put(dec, h.chunk_decoder()) {
         return null(err);
     }

@@ -106,7 +106,9 @@ pub unsafe extern "C" fn gamefmt_map_info(
     info: *mut GamefmtMapInfo,
     err: *mut GamefmtError,
 ) -> GamefmtStatus {
-    let Some(map) = get(map) else { return null(err) };
+    let Some(map) = get(map) else {
+        return null(err);
+    };
     let game = map.game_layer();
     let value = GamefmtMapInfo {
         groups: map.group_count(),
@@ -133,7 +135,9 @@ pub unsafe extern "C" fn gamefmt_map_layer(
     layer: *mut GamefmtMapLayer,
     err: *mut GamefmtError,
 ) -> GamefmtStatus {
-    let Some(map) = get(map) else { return null(err) };
+    let Some(map) = get(map) else {
+        return null(err);
+    };
     let Some(found) = map.layer(index) else {
         return GamefmtStatus::Absent;
     };
@@ -178,7 +182,9 @@ pub unsafe extern "C" fn gamefmt_map_image(
     image: *mut GamefmtMapImage,
     err: *mut GamefmtError,
 ) -> GamefmtStatus {
-    let Some(map) = get(map) else { return null(err) };
+    let Some(map) = get(map) else {
+        return null(err);
+    };
     let Some(found) = map.image(index) else {
         return GamefmtStatus::Absent;
     };

@@ -578,9 +578,11 @@ pub unsafe extern "C" fn gamefmt_slp_winners(
     count: *mut usize,
     err: *mut GamefmtError,
 ) -> GamefmtStatus {
-    let (Some(start), Some(end), false) =
-        (bytes(start, start_len), bytes(end, end_len), winners_out.is_null())
-    else {
+    let (Some(start), Some(end), false) = (
+        bytes(start, start_len),
+        bytes(end, end_len),
+        winners_out.is_null(),
+    ) else {
         return null(err);
     };
     let posts: &[GamefmtSlpBytes] = if n_posts == 0 {

@@ -291,9 +291,12 @@ pub unsafe extern "C" fn gamefmt_delta_apply(
     out: *mut GamefmtSnapshot,
     err: *mut GamefmtError,
 ) -> GamefmtStatus {
-    let (Some(base), Some(delta), Some(buf), false) =
-        (get(base), bytes(delta, len), bytes_mut(buf, cap), out.is_null())
-    else {
+    let (Some(base), Some(delta), Some(buf), false) = (
+        get(base),
+        bytes(delta, len),
+        bytes_mut(buf, cap),
+        out.is_null(),
+    ) else {
         return null(err);
     };
     let whole = buf.len().saturating_sub(buf.len() % 4);

@@ -297,7 +297,10 @@ pub unsafe extern "C" fn gamefmt_th_decode(
         return null(err);
     };
     let a = answer(dec.decode(input), err);
-    let mut value = a.record.as_ref().map_or_else(GamefmtThItem::default, GamefmtThItem::new);
+    let mut value = a
+        .record
+        .as_ref()
+        .map_or_else(GamefmtThItem::default, GamefmtThItem::new);
     value.consumed = a.consumed;
     value.needed = a.needed;
     out(item, value);
