@@ -4,8 +4,8 @@
 use gamefmt::datafile::DatafileView;
 use gamefmt::warning::Warning;
 
-use crate::error::{GamefmtError, GamefmtStatus, fail, null, status_of};
-use crate::opaque::{self, bytes, bytes_mut, get, opaque, out, put};
+use crate::error::{GamefmtError, GamefmtStatus, null, status_of};
+use crate::opaque::{self, bytes, bytes_mut, get, opaque, out_status, put_result};
 use crate::text::{GamefmtWarning, WarningSink};
 
 /// Words of [`GamefmtDatafile`].
@@ -89,13 +89,7 @@ pub unsafe extern "C" fn gamefmt_datafile_open(
     } else {
         DatafileView::parse_with(file, &mut |w: Warning| sink.push(w))
     };
-    match view {
-        Ok(view) => {
-            put(out, view);
-            GamefmtStatus::Ok
-        }
-        Err(e) => fail(err, &e),
-    }
+    put_result(out, view, err)
 }
 
 /// The datafile's counts.
@@ -112,10 +106,7 @@ pub unsafe extern "C" fn gamefmt_datafile_info(
         items: df.item_count(),
         data_items: df.data_count(),
     };
-    if !out(info, value) {
-        return null(err);
-    }
-    GamefmtStatus::Ok
+    out_status(info, value, err)
 }
 
 /// Item `index` (0 to `items - 1`, in file order); `GAMEFMT_STATUS_ABSENT` past
@@ -139,10 +130,7 @@ pub unsafe extern "C" fn gamefmt_datafile_item(
         ints: ints.len(),
         offset: found.offset() as u64,
     };
-    if !out(item, value) {
-        return null(err);
-    }
-    GamefmtStatus::Ok
+    out_status(item, value, err)
 }
 
 /// The inflated size in bytes of data item `index` into `*size`
@@ -158,10 +146,7 @@ pub unsafe extern "C" fn gamefmt_datafile_data_size(
     let Some(n) = df.data_size(index) else {
         return GamefmtStatus::Absent;
     };
-    if !out(size, n) {
-        return null(err);
-    }
-    GamefmtStatus::Ok
+    out_status(size, n, err)
 }
 
 /// Inflates data item `index` into the caller's buffer `buf` of `cap`

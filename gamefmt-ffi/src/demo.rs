@@ -11,9 +11,9 @@ use gamefmt::zerocopy::FromBytes;
 use gamefmt::zerocopy::little_endian::I32;
 
 use crate::error::{GamefmtError, GamefmtStatus, fail, null, status_of};
-use crate::opaque::{bytes, bytes_mut, get, get_mut, opaque, out, put};
+use crate::opaque::{bytes, bytes_mut, get, get_mut, opaque, out, out_status, put, put_result};
 use crate::snapshot::GamefmtSnapshot;
-use crate::stream::{GamefmtEnd, answer};
+use crate::stream::{GamefmtEnd, answer, end_status};
 use crate::text::write_display;
 
 /// Words of [`GamefmtDemoHeader`].
@@ -205,13 +205,7 @@ pub unsafe extern "C" fn gamefmt_demo_header_parse(
     let (Some(data), false) = (bytes(data, len), out.is_null()) else {
         return null(err);
     };
-    match DemoHeader::parse(data) {
-        Ok(h) => {
-            put(out, h);
-            GamefmtStatus::Ok
-        }
-        Err(e) => fail(err, &e),
-    }
+    put_result(out, DemoHeader::parse(data), err)
 }
 
 /// The header's fields.
@@ -247,10 +241,7 @@ pub unsafe extern "C" fn gamefmt_demo_header_info(
     for (dst, &m) in v.markers.iter_mut().zip(h.markers()) {
         *dst = m;
     }
-    if !out(info, v) {
-        return null(err);
-    }
-    GamefmtStatus::Ok
+    out_status(info, v, err)
 }
 
 /// Sets up `*dec` for the chunk stream of the demo with `header`; feed it
@@ -303,14 +294,7 @@ pub unsafe extern "C" fn gamefmt_demo_end(
     unconsumed: usize,
     end: *mut GamefmtEnd,
 ) -> GamefmtStatus {
-    let Some(dec) = get(dec) else {
-        return GamefmtStatus::NullPointer;
-    };
-    if out(end, GamefmtEnd::new(dec.end(unconsumed))) {
-        GamefmtStatus::Ok
-    } else {
-        GamefmtStatus::NullPointer
-    }
+    end_status(get(dec).map(|d| d.end(unconsumed)), end)
 }
 
 /// Sets up `*rec` for the demo with `header`, working in the caller's

@@ -6,8 +6,8 @@ use gamefmt::map::{Layer, MapView};
 use gamefmt::warning::Warning;
 
 use crate::datafile::GamefmtDatafile;
-use crate::error::{GamefmtError, GamefmtStatus, fail, null};
-use crate::opaque::{get, opaque, out, put};
+use crate::error::{GamefmtError, GamefmtStatus, null};
+use crate::opaque::{get, opaque, out_status, put_result};
 use crate::text::{GamefmtWarning, WarningSink, display_out};
 
 /// Words of [`GamefmtMap`].
@@ -90,13 +90,11 @@ pub unsafe extern "C" fn gamefmt_map_open(
         return null(err);
     };
     let mut sink = WarningSink::new(warnings, warnings_cap, warnings_count);
-    match MapView::new_with(*df, &mut |w: Warning| sink.push(w)) {
-        Ok(map) => {
-            put(out, map);
-            GamefmtStatus::Ok
-        }
-        Err(e) => fail(err, &e),
-    }
+    put_result(
+        out,
+        MapView::new_with(*df, &mut |w: Warning| sink.push(w)),
+        err,
+    )
 }
 
 /// The map's counts.
@@ -121,10 +119,7 @@ pub unsafe extern "C" fn gamefmt_map_info(
         game_width: game.map_or(0, |g| g.width()),
         game_height: game.map_or(0, |g| g.height()),
     };
-    if !out(info, value) {
-        return null(err);
-    }
-    GamefmtStatus::Ok
+    out_status(info, value, err)
 }
 
 /// Layer `index` (`GAMEFMT_STATUS_ABSENT` past the end).
@@ -151,10 +146,7 @@ pub unsafe extern "C" fn gamefmt_map_layer(
         width: tiles.map_or(0, |t| t.width()),
         height: tiles.map_or(0, |t| t.height()),
     };
-    if !out(layer, value) {
-        return null(err);
-    }
-    GamefmtStatus::Ok
+    out_status(layer, value, err)
 }
 
 /// The kind name of layer `index` (`game`, `tiles`, `tele`, `speedup`,
@@ -193,8 +185,5 @@ pub unsafe extern "C" fn gamefmt_map_image(
         width: found.width(),
         height: found.height(),
     };
-    if !out(image, value) {
-        return null(err);
-    }
-    GamefmtStatus::Ok
+    out_status(image, value, err)
 }

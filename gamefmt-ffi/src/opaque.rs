@@ -5,6 +5,8 @@
 //! caller that skips the check of an open gets an error, not undefined
 //! behaviour.
 
+use crate::error::{GamefmtError, GamefmtStatus, fail, null};
+
 /// An opaque struct of the C ABI holding an `Inner`.
 ///
 /// # Safety
@@ -133,4 +135,47 @@ pub(crate) fn out<T>(dst: *mut T, value: T) -> bool {
     // uninitialised).
     unsafe { dst.write(value) };
     true
+}
+
+/// Fills the struct at `dst` from `result`: `GAMEFMT_STATUS_OK`, or the
+/// error reported through `err` (`NULL` `dst`: `GAMEFMT_STATUS_NULL_POINTER`).
+pub(crate) fn put_result<O: Opaque>(
+    dst: *mut O,
+    result: Result<O::Inner, gamefmt::Error>,
+    err: *mut GamefmtError,
+) -> GamefmtStatus {
+    match result {
+        Ok(value) => {
+            if put(dst, value) {
+                GamefmtStatus::Ok
+            } else {
+                null(err)
+            }
+        }
+        Err(e) => fail(err, &e),
+    }
+}
+
+/// Writes `value` to the out-parameter `dst`: `GAMEFMT_STATUS_OK`, or
+/// `GAMEFMT_STATUS_NULL_POINTER` (reported through `err`) when `NULL`.
+pub(crate) fn out_status<T>(dst: *mut T, value: T, err: *mut GamefmtError) -> GamefmtStatus {
+    if out(dst, value) {
+        GamefmtStatus::Ok
+    } else {
+        null(err)
+    }
+}
+
+/// The caller's `n` int32s at `ptr` (empty for `n` 0, even with `NULL`);
+/// `None` for `NULL` with a nonzero count.
+pub(crate) fn ints<'a>(ptr: *const i32, n: usize) -> Option<&'a [i32]> {
+    if n == 0 {
+        return Some(&[]);
+    }
+    if ptr.is_null() {
+        return None;
+    }
+    // SAFETY: the caller passes `n` readable, aligned int32s at `ptr`
+    // (the crate's contract); `ptr` is not NULL.
+    Some(unsafe { core::slice::from_raw_parts(ptr, n) })
 }

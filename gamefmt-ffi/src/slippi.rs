@@ -9,8 +9,8 @@ use gamefmt::slippi::{
 };
 
 use crate::error::{GamefmtError, GamefmtStatus, fail, null, status_of};
-use crate::opaque::{bytes, bytes_mut, get, get_mut, opaque, out, put};
-use crate::stream::{GamefmtEnd, answer};
+use crate::opaque::{bytes, bytes_mut, get, get_mut, opaque, out, out_status, put, put_result};
+use crate::stream::{GamefmtEnd, answer, end_status};
 use crate::text::{GamefmtWarning, WarningSink, display_out};
 
 /// Words of [`GamefmtSlpDecoder`].
@@ -152,11 +152,7 @@ fn event_bytes<'a>(input: &'a [u8], e: &Event<'a>) -> &'a [u8] {
 /// Sets up `*dec` at the start of a file.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn gamefmt_slp_decoder_init(dec: *mut GamefmtSlpDecoder) -> GamefmtStatus {
-    if put(dec, Decoder::new()) {
-        GamefmtStatus::Ok
-    } else {
-        GamefmtStatus::NullPointer
-    }
+    put_result(dec, Ok(Decoder::new()), core::ptr::null_mut())
 }
 
 /// Decodes the next record from the start of `input[0..len]`:
@@ -191,14 +187,7 @@ pub unsafe extern "C" fn gamefmt_slp_end(
     unconsumed: usize,
     end: *mut GamefmtEnd,
 ) -> GamefmtStatus {
-    let Some(dec) = get(dec) else {
-        return GamefmtStatus::NullPointer;
-    };
-    if out(end, GamefmtEnd::new(dec.end(unconsumed))) {
-        GamefmtStatus::Ok
-    } else {
-        GamefmtStatus::NullPointer
-    }
+    end_status(get(dec).map(|d| d.end(unconsumed)), end)
 }
 
 /// Whether the decoder is inside the raw event array (false before it and
@@ -303,10 +292,7 @@ pub unsafe extern "C" fn gamefmt_slp_game_start(
             };
         }
     }
-    if !out(start, value) {
-        return null(err);
-    }
-    GamefmtStatus::Ok
+    out_status(start, value, err)
 }
 
 /// What a Game End event tells.
@@ -347,10 +333,7 @@ pub unsafe extern "C" fn gamefmt_slp_game_end(
         has_placements: e.placements().is_some(),
         placements: e.placements().unwrap_or_default(),
     };
-    if !out(end, value) {
-        return null(err);
-    }
-    GamefmtStatus::Ok
+    out_status(end, value, err)
 }
 
 /// What the metadata element tells. Strings borrow the metadata bytes
@@ -399,10 +382,7 @@ pub unsafe extern "C" fn gamefmt_slp_metadata(
         start_at,
         start_at_len,
     };
-    if !out(meta, value) {
-        return null(err);
-    }
-    GamefmtStatus::Ok
+    out_status(meta, value, err)
 }
 
 /// Starts tracking the characters of the Game Start event

@@ -8,7 +8,9 @@ use gamefmt::zerocopy::FromBytes;
 use gamefmt::zerocopy::little_endian::I32;
 
 use crate::error::{GamefmtError, GamefmtStatus, fail, null, status_of};
-use crate::opaque::{bytes, bytes_mut, get, opaque, out, put};
+use crate::opaque::{
+    bytes, bytes_mut, get, ints as ints_in, opaque, out, out_status, put, put_result,
+};
 
 /// Words of [`GamefmtSnapshot`].
 pub const GAMEFMT_SNAPSHOT_WORDS: usize = 16;
@@ -100,13 +102,7 @@ pub unsafe extern "C" fn gamefmt_snapshot_parse(
     let (Some(data), false) = (bytes(data, len), out.is_null()) else {
         return null(err);
     };
-    match SnapshotView::parse(data) {
-        Ok(view) => {
-            put(out, view);
-            GamefmtStatus::Ok
-        }
-        Err(e) => fail(err, &e),
-    }
+    put_result(out, SnapshotView::parse(data), err)
 }
 
 /// The snapshot's size, checksum and bytes.
@@ -125,10 +121,7 @@ pub unsafe extern "C" fn gamefmt_snapshot_info(
         bytes: ints.as_ptr().cast::<u8>(),
         len: core::mem::size_of_val(ints),
     };
-    if !out(info, value) {
-        return null(err);
-    }
-    GamefmtStatus::Ok
+    out_status(info, value, err)
 }
 
 /// Item `index` (`GAMEFMT_STATUS_ABSENT` past the end).
@@ -150,10 +143,7 @@ pub unsafe extern "C" fn gamefmt_snapshot_item(
         data: found.data().as_ptr().cast::<u8>(),
         ints: found.data().len(),
     };
-    if !out(item, value) {
-        return null(err);
-    }
-    GamefmtStatus::Ok
+    out_status(item, value, err)
 }
 
 /// A new, empty snapshot builder (`NULL` only if memory is exhausted,
@@ -203,14 +193,8 @@ pub unsafe extern "C" fn gamefmt_builder_add(
     let Some(b) = builder(builder_) else {
         return null(err);
     };
-    let data: &[i32] = if ints == 0 {
-        &[]
-    } else if data.is_null() {
+    let Some(data) = ints_in(data, ints) else {
         return null(err);
-    } else {
-        // SAFETY: `data` is not NULL and points to `ints` readable,
-        // aligned int32s (the crate's contract).
-        unsafe { core::slice::from_raw_parts(data, ints) }
     };
     status_of(b.add(type_id, id, data), err)
 }
@@ -307,13 +291,7 @@ pub unsafe extern "C" fn gamefmt_delta_apply(
         return null(err);
     };
     let result = DeltaView::parse(delta, sizes.table()).and_then(|d| apply(base, &d, ints));
-    match result {
-        Ok(view) => {
-            put(out, view);
-            GamefmtStatus::Ok
-        }
-        Err(e) => fail(err, &e),
-    }
+    put_result(out, result, err)
 }
 
 /// Packs `n` ints with DDNet's `CVariableInt` (the form a server sends and
@@ -328,16 +306,7 @@ pub unsafe extern "C" fn gamefmt_pack_ints(
     written: *mut usize,
     err: *mut GamefmtError,
 ) -> GamefmtStatus {
-    let src: &[i32] = if n == 0 {
-        &[]
-    } else if ints.is_null() {
-        return null(err);
-    } else {
-        // SAFETY: `ints` is not NULL and points to `n` readable, aligned
-        // int32s (the crate's contract).
-        unsafe { core::slice::from_raw_parts(ints, n) }
-    };
-    let Some(dst) = bytes_mut(buf, cap) else {
+    let (Some(src), Some(dst)) = (ints_in(ints, n), bytes_mut(buf, cap)) else {
         return null(err);
     };
     let result = gamefmt::varint::pack_ints(src, dst).map(|n| {

@@ -8,6 +8,7 @@ use gamefmt::Error;
 use gamefmt::stream::{Decoded, End};
 
 use crate::error::{GamefmtError, GamefmtStatus, error_struct, fail};
+use crate::opaque::out;
 use crate::text::write_display;
 
 /// How a stream ended (gamefmt's `stream::End`).
@@ -60,6 +61,15 @@ impl GamefmtEnd {
             }
         }
         out
+    }
+}
+
+/// Writes how a stream ended (`None`: the decoder was not set up) to
+/// `dst`.
+pub(crate) fn end_status(end: Option<End>, dst: *mut GamefmtEnd) -> GamefmtStatus {
+    match end {
+        Some(end) if out(dst, GamefmtEnd::new(end)) => GamefmtStatus::Ok,
+        _ => GamefmtStatus::NullPointer,
     }
 }
 

@@ -3,13 +3,12 @@
 
 use core::ffi::c_char;
 
-use gamefmt::stream::End;
 use gamefmt::teehistorian::{Decoder, Ex, Header, Item, Message, Record};
 use gamefmt::uuid::Uuid;
 
 use crate::error::{GamefmtError, GamefmtStatus, fail, null};
-use crate::opaque::{bytes, get, get_mut, opaque, out, put};
-use crate::stream::{GamefmtEnd, answer};
+use crate::opaque::{bytes, get, get_mut, opaque, out, put_result};
+use crate::stream::{GamefmtEnd, answer, end_status};
 use crate::text::display_out;
 
 /// Words of [`GamefmtThDecoder`].
@@ -274,11 +273,7 @@ impl GamefmtThItem {
 /// Sets up `*dec` at the start of a file.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn gamefmt_th_decoder_init(dec: *mut GamefmtThDecoder) -> GamefmtStatus {
-    if put(dec, Decoder::new()) {
-        GamefmtStatus::Ok
-    } else {
-        GamefmtStatus::NullPointer
-    }
+    put_result(dec, Ok(Decoder::new()), core::ptr::null_mut())
 }
 
 /// Decodes the next record from the start of `input[0..len]` (the bytes
@@ -342,15 +337,7 @@ pub unsafe extern "C" fn gamefmt_th_end(
     unconsumed: usize,
     end: *mut GamefmtEnd,
 ) -> GamefmtStatus {
-    let Some(dec) = get(dec) else {
-        return GamefmtStatus::NullPointer;
-    };
-    let value: End = dec.end(unconsumed);
-    if out(end, GamefmtEnd::new(value)) {
-        GamefmtStatus::Ok
-    } else {
-        GamefmtStatus::NullPointer
-    }
+    end_status(get(dec).map(|d| d.end(unconsumed)), end)
 }
 
 /// DDNet's name of a message's kind (`PLAYER_DIFF`, `EX`, ...) into `buf`
@@ -421,13 +408,7 @@ pub unsafe extern "C" fn gamefmt_th_header_parse(
         let e = gamefmt::Error::new(gamefmt::ErrorKind::InvalidString, 0);
         return fail(err, &e);
     };
-    match Header::parse(text) {
-        Ok(header) => {
-            put(out, header);
-            GamefmtStatus::Ok
-        }
-        Err(e) => fail(err, &e),
-    }
+    put_result(out, Header::parse(text), err)
 }
 
 /// The header's format version (1 or 2; 0 when `header` is not parsed).
