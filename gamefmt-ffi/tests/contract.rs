@@ -9,7 +9,7 @@ use gamefmt_ffi::*;
 #[test]
 fn null_pointers_are_a_status() {
     let mut err = GamefmtError::default();
-    // SAFETY (all calls): NULL or pointers to live locals.
+    // SAFETY: every call gets NULL or pointers to live locals.
     unsafe {
         assert_eq!(
             gamefmt_datafile_open(
