@@ -63,6 +63,11 @@
 #define GAMEFMT_SLP_REASSEMBLER_WORDS 8
 
 /**
+ * Words of [`GamefmtSlpFrames`].
+ */
+#define GAMEFMT_SLP_FRAMES_WORDS 4
+
+/**
  * Words of [`GamefmtSnapshot`].
  */
 #define GAMEFMT_SNAPSHOT_WORDS 16
@@ -933,6 +938,58 @@ typedef struct GamefmtSlpPlacement {
 } GamefmtSlpPlacement;
 
 /**
+ * Groups events into frames and flags rollback re-sends (gamefmt's
+ * `FrameGrouper`). Fill it with [`gamefmt_slp_frames_init`].
+ */
+typedef struct GamefmtSlpFrames {
+  /**
+   * Opaque state.
+   */
+  uint64_t opaque[GAMEFMT_SLP_FRAMES_WORDS];
+} GamefmtSlpFrames;
+
+/**
+ * A frame that has just closed.
+ */
+typedef struct GamefmtSlpClosedFrame {
+  /**
+   * A frame closed (the other fields are meaningful).
+   */
+  bool closed;
+  /**
+   * Its number.
+   */
+  int32_t number;
+  /**
+   * A rollback re-send: the number is not above every frame closed
+   * before it.
+   */
+  bool is_rollback;
+} GamefmtSlpClosedFrame;
+
+/**
+ * Where one event goes in the frames.
+ */
+typedef struct GamefmtSlpFramePlacement {
+  /**
+   * The frame open before this event, closed by it.
+   */
+  struct GamefmtSlpClosedFrame closes;
+  /**
+   * The event belongs to a frame (`frame`).
+   */
+  bool in_frame;
+  /**
+   * The number of that frame.
+   */
+  int32_t frame;
+  /**
+   * The event (a Frame Bookend) closed its own frame.
+   */
+  struct GamefmtSlpClosedFrame completes;
+} GamefmtSlpFramePlacement;
+
+/**
  * A snapshot's size, checksum and bytes.
  */
 typedef struct GamefmtSnapshotInfo {
@@ -1635,6 +1692,27 @@ enum GamefmtStatus gamefmt_slp_winners(const uint8_t *start,
                                        struct GamefmtSlpPlacement *winners_out,
                                        size_t *count,
                                        struct GamefmtError *err);
+
+/**
+ * Sets up `*frames` before the first event.
+ */
+enum GamefmtStatus gamefmt_slp_frames_init(struct GamefmtSlpFrames *frames);
+
+/**
+ * Places the next event (`event[0..len]`, command byte first).
+ */
+enum GamefmtStatus gamefmt_slp_frames_push(struct GamefmtSlpFrames *frames,
+                                           const uint8_t *event,
+                                           size_t len,
+                                           struct GamefmtSlpFramePlacement *placement,
+                                           struct GamefmtError *err);
+
+/**
+ * The end of the stream: closes the open frame, if any, into `*closed`.
+ */
+enum GamefmtStatus gamefmt_slp_frames_finish(struct GamefmtSlpFrames *frames,
+                                             struct GamefmtSlpClosedFrame *closed,
+                                             struct GamefmtError *err);
 
 /**
  * Reads the snapshot `data[0..len]` (DDNet's layout) into `*out`.

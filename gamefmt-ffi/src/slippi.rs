@@ -4,8 +4,8 @@
 use core::ffi::c_char;
 
 use gamefmt::slippi::{
-    Decoder, Event, GameEnd, GameStart, GeckoList, Item, Metadata, PORTS, Reassembler,
-    StartingCharacters, character_name, stage_name, winners,
+    ClosedFrame, Decoder, Event, FrameGrouper, GameEnd, GameStart, GeckoList, Item, Metadata,
+    PORTS, Reassembler, StartingCharacters, character_name, stage_name, winners,
 };
 
 use crate::error::{GamefmtError, GamefmtStatus, fail, null, status_of};
@@ -593,4 +593,96 @@ pub unsafe extern "C" fn gamefmt_slp_winners(
     }
     out(count, found.len());
     status_of(Ok(()), err)
+}
+
+/// Words of [`GamefmtSlpFrames`].
+pub const GAMEFMT_SLP_FRAMES_WORDS: usize = 4;
+
+/// Groups events into frames and flags rollback re-sends (gamefmt's
+/// `FrameGrouper`). Fill it with [`gamefmt_slp_frames_init`].
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct GamefmtSlpFrames {
+    /// Opaque state.
+    pub opaque: [u64; GAMEFMT_SLP_FRAMES_WORDS],
+}
+
+opaque!(GamefmtSlpFrames, FrameGrouper, 0x736c_0004);
+
+/// A frame that has just closed.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct GamefmtSlpClosedFrame {
+    /// A frame closed (the other fields are meaningful).
+    pub closed: bool,
+    /// Its number.
+    pub number: i32,
+    /// A rollback re-send: the number is not above every frame closed
+    /// before it.
+    pub is_rollback: bool,
+}
+
+impl GamefmtSlpClosedFrame {
+    fn new(frame: Option<ClosedFrame>) -> Self {
+        frame.map_or_else(Self::default, |f| Self {
+            closed: true,
+            number: f.number,
+            is_rollback: f.is_rollback,
+        })
+    }
+}
+
+/// Where one event goes in the frames.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct GamefmtSlpFramePlacement {
+    /// The frame open before this event, closed by it.
+    pub closes: GamefmtSlpClosedFrame,
+    /// The event belongs to a frame (`frame`).
+    pub in_frame: bool,
+    /// The number of that frame.
+    pub frame: i32,
+    /// The event (a Frame Bookend) closed its own frame.
+    pub completes: GamefmtSlpClosedFrame,
+}
+
+/// Sets up `*frames` before the first event.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gamefmt_slp_frames_init(frames: *mut GamefmtSlpFrames) -> GamefmtStatus {
+    put_result(frames, Ok(FrameGrouper::new()), core::ptr::null_mut())
+}
+
+/// Places the next event (`event[0..len]`, command byte first).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gamefmt_slp_frames_push(
+    frames: *mut GamefmtSlpFrames,
+    event: *const u8,
+    len: usize,
+    placement: *mut GamefmtSlpFramePlacement,
+    err: *mut GamefmtError,
+) -> GamefmtStatus {
+    let (Some(g), Some(event)) = (get_mut(frames), bytes(event, len)) else {
+        return null(err);
+    };
+    let p = g.push(&Event::parse(event));
+    let value = GamefmtSlpFramePlacement {
+        closes: GamefmtSlpClosedFrame::new(p.closes),
+        in_frame: p.frame.is_some(),
+        frame: p.frame.unwrap_or(0),
+        completes: GamefmtSlpClosedFrame::new(p.completes),
+    };
+    out_status(placement, value, err)
+}
+
+/// The end of the stream: closes the open frame, if any, into `*closed`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gamefmt_slp_frames_finish(
+    frames: *mut GamefmtSlpFrames,
+    closed: *mut GamefmtSlpClosedFrame,
+    err: *mut GamefmtError,
+) -> GamefmtStatus {
+    let Some(g) = get_mut(frames) else {
+        return null(err);
+    };
+    out_status(closed, GamefmtSlpClosedFrame::new(g.finish()), err)
 }
