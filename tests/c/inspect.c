@@ -2,7 +2,10 @@
  * order, one line: the JSON object `gamefmt inspect --json FILE` prints, or
  * {"error": ...} for a file the decoder refuses. Written in the common
  * subset of C11 and C++17: tests/c/run.sh compiles it as both.
- * Every fact comes from the C API; this file only counts and prints. */
+ * Every fact comes from the C API; this file only counts and prints.
+ * Teehistorian recordings are streamed from the file through a buffer
+ * (GAMEFMT_C_BUFFER bytes, default 128 KiB); the other formats are read
+ * into memory first (the facts of a replay point into it). */
 #include "gamefmt.h"
 
 #include <stdio.h>
@@ -331,15 +334,20 @@ static void header_field(const GamefmtThHeader *h, GamefmtThField field) {
   json_name(gamefmt_th_header_str(h, field, buf, sizeof buf), buf);
 }
 
-static void inspect_teehistorian(const uint8_t *data, size_t len) {
+/* Streams the recording from `f` through a buffer of `cap` bytes (the
+ * push decoder's contract: decode, drop what was consumed, read more when
+ * it needs more); a header longer than the buffer comes in pieces. */
+static void inspect_teehistorian(FILE *f, size_t cap) {
   GamefmtError err;
   GamefmtThDecoder dec;
   GamefmtThHeader header;
   GamefmtThItem item;
   GamefmtEnd end;
   Counts counts, ex_names, ex_uuids;
-  size_t pos = 0;
-  int have_header = 0;
+  uint8_t *buf = (uint8_t *)malloc(cap);
+  char *text = NULL; /* the header's JSON, joined from its pieces */
+  size_t text_len = 0, have = 0, used = 0;
+  int have_header = 0, eof = 0;
   unsigned long long messages = 0;
   int32_t last_tick = 0;
   GamefmtStatus st;
@@ -352,15 +360,40 @@ static void inspect_teehistorian(const uint8_t *data, size_t len) {
   memset(&ex_uuids, 0, sizeof ex_uuids);
   gamefmt_th_decoder_init(&dec);
   for (;;) {
-    st = gamefmt_th_decode(&dec, data + pos, len - pos, &item, &err);
-    if (st != GAMEFMT_STATUS_OK) break;
-    pos += item.consumed;
-    if (item.kind == GAMEFMT_TH_ITEM_KIND_HEADER) {
-      if (gamefmt_th_header_parse(item.json, item.json_len, &header, &err) != GAMEFMT_STATUS_OK) {
-        st = err.status;
-        break;
+    st = gamefmt_th_decode(&dec, buf + used, have - used, &item, &err);
+    if (st == GAMEFMT_STATUS_NEED_MORE && !eof) {
+      size_t got;
+      memmove(buf, buf + used, have - used);
+      have -= used;
+      used = 0;
+      if (have == cap) {
+        /* The buffer is full: only a header can come in pieces. */
+        st = gamefmt_th_decode_piece(&dec, buf, have, &item, &err);
+        if (st == GAMEFMT_STATUS_ABSENT) {
+          snprintf(err.message, sizeof err.message, "a record is larger than the %zu-byte buffer", cap);
+          st = GAMEFMT_STATUS_BUFFER_TOO_SMALL;
+        }
+        if (st != GAMEFMT_STATUS_OK) break;
+      } else {
+        got = fread(buf + have, 1, cap - have, f);
+        if (got == 0) eof = 1;
+        have += got;
+        continue;
       }
-      have_header = 1;
+    }
+    if (st != GAMEFMT_STATUS_OK) break;
+    used += item.consumed;
+    if (item.kind != GAMEFMT_TH_ITEM_KIND_MESSAGE) {
+      text = (char *)realloc(text, text_len + item.json_len + 1);
+      memcpy(text + text_len, item.json, item.json_len);
+      text_len += item.json_len;
+      if (item.kind == GAMEFMT_TH_ITEM_KIND_HEADER || item.last) {
+        if (gamefmt_th_header_parse((const uint8_t *)text, text_len, &header, &err) != GAMEFMT_STATUS_OK) {
+          st = err.status;
+          break;
+        }
+        have_header = 1;
+      }
       continue;
     }
     messages++;
@@ -379,27 +412,29 @@ static void inspect_teehistorian(const uint8_t *data, size_t len) {
       strcpy(err.message, "truncated");
     }
     print_error(&err);
-    free(counts.items);
-    free(ex_names.items);
-    free(ex_uuids.items);
-    return;
+  } else {
+    gamefmt_th_end(&dec, st == GAMEFMT_STATUS_DONE ? 0 : have - used, &end);
+    end_name = end.kind == GAMEFMT_END_KIND_COMPLETE ? "finish" : end.name;
+    printf("{\"counts\":");
+    count_print(&counts);
+    printf(",\"end\":\"%s\",\"ex_counts\":", end_name);
+    count_print(&ex_names);
+    printf(",\"ex_counts_by_uuid\":");
+    count_print(&ex_uuids);
+    printf(",\"format\":\"teehistorian\",\"game_uuid\":");
+    header_field(&header, GAMEFMT_TH_FIELD_GAME_UUID);
+    printf(",\"last_tick\":%d,\"map_name\":", last_tick);
+    header_field(&header, GAMEFMT_TH_FIELD_MAP_NAME);
+    printf(",\"messages\":%llu,\"version\":%u,\"version_minor\":", messages,
+           gamefmt_th_header_version(&header));
+    header_field(&header, GAMEFMT_TH_FIELD_VERSION_MINOR);
+    printf("}\n");
   }
-  gamefmt_th_end(&dec, st == GAMEFMT_STATUS_DONE ? 0 : len - pos, &end);
-  end_name = end.kind == GAMEFMT_END_KIND_COMPLETE ? "finish" : end.name;
-  printf("{\"counts\":");
-  count_print(&counts);
-  printf(",\"end\":\"%s\",\"ex_counts\":", end_name);
-  count_print(&ex_names);
-  printf(",\"ex_counts_by_uuid\":");
-  count_print(&ex_uuids);
-  printf(",\"format\":\"teehistorian\",\"game_uuid\":");
-  header_field(&header, GAMEFMT_TH_FIELD_GAME_UUID);
-  printf(",\"last_tick\":%d,\"map_name\":", last_tick);
-  header_field(&header, GAMEFMT_TH_FIELD_MAP_NAME);
-  printf(",\"messages\":%llu,\"version\":%u,\"version_minor\":", messages,
-         gamefmt_th_header_version(&header));
-  header_field(&header, GAMEFMT_TH_FIELD_VERSION_MINOR);
-  printf("}\n");
+  free(counts.items);
+  free(ex_names.items);
+  free(ex_uuids.items);
+  free(text);
+  free(buf);
 }
 
 /* ---- Slippi ------------------------------------------------------------ */
@@ -736,7 +771,18 @@ int main(int argc, char **argv) {
     switch (gamefmt_detect(data, len)) {
       case GAMEFMT_FORMAT_DATAFILE: inspect_datafile(data, len); break;
       case GAMEFMT_FORMAT_DEMO: inspect_demo(data, len); break;
-      case GAMEFMT_FORMAT_TEEHISTORIAN: inspect_teehistorian(data, len); break;
+      case GAMEFMT_FORMAT_TEEHISTORIAN: {
+        /* Streamed from the file (GAMEFMT_C_BUFFER: the buffer's size). */
+        const char *cap = getenv("GAMEFMT_C_BUFFER");
+        FILE *f = fopen(argv[i], "rb");
+        if (f == NULL) {
+          printf("{\"error\":\"cannot read file\"}\n");
+          break;
+        }
+        inspect_teehistorian(f, cap ? (size_t)strtoul(cap, NULL, 10) : (size_t)1 << 17);
+        fclose(f);
+        break;
+      }
       case GAMEFMT_FORMAT_SLIPPI: inspect_slippi(data, len); break;
       default: printf("{\"error\":\"unrecognised file format\"}\n"); break;
     }
