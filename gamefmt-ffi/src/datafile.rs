@@ -1,5 +1,23 @@
 //! Datafiles (`.map` files and other Teeworlds/DDNet datafiles): open,
 //! items, and data items inflated into a caller buffer.
+//!
+//! ```
+//! use gamefmt_ffi::*;
+//! let file = gamefmt::datafile::SAMPLE;
+//! let (mut df, mut info) = (GamefmtDatafile::default(), GamefmtDatafileInfo::default());
+//! let mut buf = vec![0u8; 1 << 16];
+//! let mut written = 0;
+//! // SAFETY: pointers to live locals and into `file` and `buf`.
+//! unsafe {
+//!     let null = core::ptr::null_mut();
+//!     let st = gamefmt_datafile_open(file.as_ptr(), file.len(), false, &mut df, null, 0, null.cast(), null.cast());
+//!     assert_eq!(st, GamefmtStatus::Ok);
+//!     gamefmt_datafile_info(&df, &mut info, null.cast());
+//!     let st = gamefmt_datafile_data(&df, 0, buf.as_mut_ptr(), buf.len(), &mut written, null.cast());
+//!     assert_eq!(st, GamefmtStatus::Ok);
+//! }
+//! assert!(info.items > 0 && written > 0);
+//! ```
 
 use gamefmt::datafile::DatafileView;
 use gamefmt::warning::Warning;

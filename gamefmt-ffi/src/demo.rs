@@ -1,5 +1,15 @@
 //! Demos: the header, the chunk push decoder, and snapshot reconstruction
 //! in a caller workspace.
+//!
+//! ```
+//! use gamefmt_ffi::*;
+//! let (mut header, mut err) = (GamefmtDemoHeader::default(), GamefmtError::default());
+//! let file = b"TWDEMO\0\x06"; // cut right after the version
+//! // SAFETY: pointers to live locals and into `file`.
+//! let st = unsafe { gamefmt_demo_header_parse(file.as_ptr(), file.len(), &mut header, &mut err) };
+//! assert_eq!(st, GamefmtStatus::Truncated);
+//! assert_eq!((err.status, err.offset), (st, 8));
+//! ```
 
 use core::ffi::c_char;
 

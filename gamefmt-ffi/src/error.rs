@@ -1,5 +1,13 @@
 //! Status codes and the error struct: the one error convention of the C
 //! ABI (see the crate documentation).
+//!
+//! ```
+//! use gamefmt_ffi::*;
+//! let mut err = GamefmtError::default();
+//! // SAFETY: `err` is a live local; the NULL output is the point.
+//! let st = unsafe { gamefmt_snapshot_parse([0u8; 8].as_ptr(), 8, core::ptr::null_mut(), &mut err) };
+//! assert_eq!((st, err.status), (GamefmtStatus::NullPointer, GamefmtStatus::NullPointer));
+//! ```
 
 use core::ffi::c_char;
 

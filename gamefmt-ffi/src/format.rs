@@ -1,4 +1,11 @@
 //! Which format a file is, from its first bytes.
+//!
+//! ```
+//! use gamefmt_ffi::*;
+//! let file = gamefmt::teehistorian::SAMPLE;
+//! // SAFETY: a pointer into `file` and its length.
+//! assert_eq!(unsafe { gamefmt_detect(file.as_ptr(), file.len()) }, GamefmtFormat::Teehistorian);
+//! ```
 
 use gamefmt::Format;
 

@@ -1,4 +1,24 @@
 //! Map content read from an open datafile: counts, layers, images.
+//!
+//! ```
+//! use gamefmt_ffi::*;
+//! let file = gamefmt::datafile::SAMPLE; // a datafile with no layers
+//! let (mut df, mut map) = (GamefmtDatafile::default(), GamefmtMap::default());
+//! let mut info = GamefmtMapInfo::default();
+//! let mut warnings = [GamefmtWarning { offset: 0, kind: [0; 32], message: [0; 128] }; 4];
+//! let mut count = 0;
+//! // SAFETY: pointers to live locals and into `file`.
+//! unsafe {
+//!     let (w, n, e) = (core::ptr::null_mut(), core::ptr::null_mut(), core::ptr::null_mut());
+//!     gamefmt_datafile_open(file.as_ptr(), file.len(), false, &mut df, w, 0, n, e);
+//!     let st = gamefmt_map_open(&df, &mut map, warnings.as_mut_ptr(), 4, &mut count, e);
+//!     assert_eq!(st, GamefmtStatus::Ok);
+//!     gamefmt_map_info(&map, &mut info, e);
+//! }
+//! assert_eq!((info.layers, info.has_game_layer, count), (0, false, 1));
+//! let kind = unsafe { core::ffi::CStr::from_ptr(warnings[0].kind.as_ptr()) };
+//! assert_eq!(kind.to_str(), Ok("ddnet_rule")); // current DDNet wants a game layer
+//! ```
 
 use core::ffi::c_char;
 

@@ -1,5 +1,19 @@
 //! Slippi replays: the push decoder, events, and what the game-level
 //! events tell (Game Start, Game End, metadata, winners, Gecko codes).
+//!
+//! ```
+//! use gamefmt_ffi::*;
+//! let file = gamefmt::slippi::SAMPLE;
+//! let (mut dec, mut item) = (GamefmtSlpDecoder::default(), GamefmtSlpItem::default());
+//! // SAFETY: pointers to live locals and into `file`.
+//! unsafe {
+//!     assert_eq!(gamefmt_detect(file.as_ptr(), file.len()), GamefmtFormat::Slippi);
+//!     gamefmt_slp_decoder_init(&mut dec);
+//!     let st = gamefmt_slp_decode(&mut dec, file.as_ptr(), file.len(), &mut item, core::ptr::null_mut());
+//!     assert_eq!(st, GamefmtStatus::Ok);
+//! }
+//! assert_eq!(item.kind, GamefmtSlpItemKind::Header);
+//! ```
 
 use core::ffi::c_char;
 

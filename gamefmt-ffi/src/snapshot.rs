@@ -1,5 +1,22 @@
 //! Snapshots: views, the builder, delta creation and application, and the
 //! packed-int form a server sends.
+//!
+//! ```
+//! use gamefmt_ffi::*;
+//! let b = gamefmt_builder_new();
+//! let mut snap = GamefmtSnapshot::default();
+//! let mut info = GamefmtSnapshotInfo { items: 0, data_size: 0, checksum: 0, bytes: core::ptr::null(), len: 0 };
+//! // SAFETY: `b` is live until freed; pointers to live locals.
+//! unsafe {
+//!     let err = core::ptr::null_mut();
+//!     assert_eq!(gamefmt_builder_add(b, 4, 1, [1, 2, 3].as_ptr(), 3, err), GamefmtStatus::Ok);
+//!     assert_eq!(gamefmt_builder_add(b, 4, 1, [1, 2, 3].as_ptr(), 3, err), GamefmtStatus::Corrupt);
+//!     gamefmt_builder_snapshot(b, &mut snap, err);
+//!     gamefmt_snapshot_info(&snap, &mut info, err);
+//!     assert_eq!((info.items, info.len), (1, 4 * (2 + 1 + 1 + 3)));
+//!     gamefmt_builder_free(b);
+//! }
+//! ```
 
 use gamefmt::snapshot::{
     DeltaCreator, DeltaView, ITEM_SIZES_06, ITEM_SIZES_07, SnapshotBuilder, SnapshotView, apply,
