@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""Checks the C ABI against the Rust CLI on every corpus file.
+
+For each teehistorian recording, Slippi replay (damaged ones included),
+demo and map/datafile of the corpus ($GAMEFMT_CORPUS or ../shared/corpus),
+the JSON line tests/c/run.sh prints (decoded through the C API) must equal
+the object `gamefmt inspect --json FILE` prints, key for key (every key of
+inspect is exposed by the C API), and a file inspect refuses must give an
+object with an `error` key. The C++ build of the same program is checked on
+a sample (every fourth file), the teehistorian recordings once more
+through a 1 KiB buffer (headers in pieces), and the snapshot builder, delta creation and
+application through C against DDNet's own outputs in
+teeworlds/snapshot-vectors. Prints SKIPPED when the corpus is absent.
+The gzip-compressed teehistorian in teeworlds/large is left out: the C
+programs read files as they are (inspect decompresses gzip itself).
+"""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+root = Path(__file__).resolve().parents[2]
+corpus = Path(os.environ.get("GAMEFMT_CORPUS", root.parent / "shared" / "corpus"))
+if not corpus.is_dir():
+    print(f"SKIPPED C ABI comparison: corpus folder {corpus} not found (set GAMEFMT_CORPUS)")
+    sys.exit(0)
+
+patterns = [
+    ("teeworlds/teehistorian", "*.teehistorian"),
+    ("slippi", "*.slp"),
+    ("teeworlds/demos", "*.demo"),
+    ("teeworlds/maps", "*.map"),
+]
+files = []
+for sub, pattern in patterns:
+    found = sorted((corpus / sub).glob(pattern))
+    if not found:
+        print(f"SKIPPED C ABI comparison of {sub}/{pattern}: no such files")
+    files += found
+if not files:
+    sys.exit(0)
+
+def run_c(paths, program, buffer=None):
+    env = dict(os.environ, GAMEFMT_C_PROGRAM=program)
+    if buffer:
+        env["GAMEFMT_C_BUFFER"] = str(buffer)
+    out = subprocess.run([str(root / "tests/c/run.sh"), *map(str, paths)],
+                         env=env, check=True, capture_output=True, text=True).stdout
+    lines = out.splitlines()
+    assert len(lines) == len(paths), f"{program}: {len(lines)} lines for {len(paths)} files"
+    return [json.loads(line) for line in lines]
+
+def inspect(path):
+    """inspect --json's object, or None when it refuses the file."""
+    p = subprocess.run([str(root / "target/debug/gamefmt"), "inspect", "--json", str(path)],
+                       capture_output=True, text=True)
+    return json.loads(p.stdout) if p.returncode == 0 else None
+
+subprocess.run(["cargo", "build", "--quiet", "--features", "cli", "--bin", "gamefmt"],
+               cwd=root, check=True)
+expected = [inspect(f) for f in files]
+failures = 0
+# Teehistorian is streamed through a buffer: 128 KiB, and 1 KiB, where
+# DDNet's 4 KiB headers come in pieces.
+teehistorian = [f for f in files if f.suffix == ".teehistorian"]
+for program, paths, buffer in [("c", files, None), ("cxx", files[::4], None),
+                               ("c, 1 KiB buffer", teehistorian, 1024)]:
+    got = run_c(paths, program.split(",")[0], buffer)
+    refused = 0
+    for path, ours in zip(paths, got):
+        theirs = expected[files.index(path)]
+        if theirs is None:
+            refused += 1
+            ok = "error" in ours
+        else:
+            ok = ours == theirs
+        if not ok:
+            failures += 1
+            print(f"MISMATCH ({program}) {path.name}:\n  C:       {ours}\n  inspect: {theirs}")
+    print(f"{program}: {len(paths)} files, C output equals `gamefmt inspect --json` "
+          f"({refused} refused by both)" if not failures else f"{program}: mismatches")
+
+vectors = corpus / "teeworlds/snapshot-vectors"
+if (vectors / "manifest.jsonl").is_file():
+    p = subprocess.run([str(root / "target/c/snapshot-vectors"), str(vectors)],
+                       capture_output=True, text=True)
+    print(p.stdout.strip())
+    if p.returncode != 0:
+        failures += 1
+        print(p.stderr)
+else:
+    print(f"SKIPPED snapshot vectors through C: no {vectors}/manifest.jsonl")
+sys.exit(1 if failures else 0)
