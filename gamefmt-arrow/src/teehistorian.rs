@@ -148,22 +148,6 @@ impl Teehistorian {
     }
 }
 
-/// The client a message is about.
-const fn cid(msg: &Message<'_>) -> Option<i32> {
-    match *msg {
-        Message::PlayerDiff { cid, .. }
-        | Message::PlayerNew { cid, .. }
-        | Message::PlayerOld { cid }
-        | Message::InputDiff { cid, .. }
-        | Message::InputNew { cid, .. }
-        | Message::PlayerMessage { cid, .. }
-        | Message::Join { cid }
-        | Message::Drop { cid, .. }
-        | Message::ConsoleCommand { cid, .. } => Some(cid),
-        _ => None,
-    }
-}
-
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -173,13 +157,14 @@ impl Walk {
         self.messages = self.messages.saturating_add(1);
         self.last_tick = tick;
         let file = self.file.as_deref();
-        let before = cid(msg)
+        let before = msg
+            .client_id()
             .and_then(|c| self.players.get(c))
             .and_then(|p| p.pos);
         self.players.apply(msg)?;
         self.names.apply(msg);
         self.protocols.apply(msg);
-        let cid = cid(msg);
+        let cid = msg.client_id();
         let name = cid.and_then(|c| self.names.get(c)).map(text);
         let player = cid.and_then(|c| self.players.get(c));
         match *msg {
@@ -281,7 +266,7 @@ fn event_row(
 ) {
     let mut kind = String::new();
     let (mut message, mut body, mut ints, mut uuid) = (None, None, Vec::new(), None);
-    let mut client = cid(msg);
+    let mut client = msg.client_id();
     match *msg {
         Message::Join { .. } => kind.push_str("join"),
         Message::Drop { reason, .. } => {
