@@ -11,7 +11,7 @@ use gamefmt::Protocol;
 use gamefmt::demo::{Chunk, ChunkKind, Frame, OwnedBuffers, Reader, Reconstructor, message_id};
 use gamefmt::zerocopy::IntoBytes;
 
-use crate::columns::{IntList, table};
+use crate::columns::{FileColumn, IntList, table};
 use crate::source::Emitter;
 use crate::{Error, Table, netmsg};
 
@@ -19,7 +19,7 @@ table! {
     /// `format=demo/table=snapshot_items`: every item of the snapshot in
     /// effect at every tick.
     SnapshotItems {
-        file: StringBuilder = "the input's path",
+        file: FileColumn = "the input's path",
         tick: Int32Builder = "tick",
         keyframe: BooleanBuilder = "the tick marker flagged a keyframe",
         type_id: UInt16Builder = "item type (0.6/DDNet or 0.7 numbering, by the demo's net version; extended types above 0x4000 map to a UUID item)",
@@ -31,7 +31,7 @@ table! {
 table! {
     /// `format=demo/table=messages`: every message chunk.
     Messages {
-        file: StringBuilder = "the input's path",
+        file: FileColumn = "the input's path",
         tick: Int32Builder = "the tick in effect (null before the first)",
         system: BooleanBuilder = "a system (engine) message",
         msg_id: Int32Builder = "message id",
@@ -63,8 +63,10 @@ pub fn run(
 ) -> Result<(), Error> {
     let mut items = tables
         .contains(&Table::DemoSnapshotItems)
-        .then(SnapshotItems::new);
-    let mut messages = tables.contains(&Table::DemoMessages).then(Messages::new);
+        .then(|| SnapshotItems::with_capacity(emit.batch_rows()));
+    let mut messages = tables
+        .contains(&Table::DemoMessages)
+        .then(|| Messages::with_capacity(emit.batch_rows()));
     let file = file.as_deref();
     let mut reader = Reader::new(input)?;
     let protocol = Protocol::of_net_version(reader.header().net_version());

@@ -248,12 +248,12 @@ fn open(
     let batch_rows = batch_rows.max(1);
     let source: Box<dyn Source> = match format {
         Format::Slippi => Box::new(Stepped::new(
-            slippi::Slippi::new(input, file, tables),
+            slippi::Slippi::new(input, file, tables, batch_rows),
             Table::of(format),
             batch_rows,
         )),
         Format::Teehistorian => Box::new(Stepped::new(
-            teehistorian::Teehistorian::new(input, file, tables),
+            teehistorian::Teehistorian::new(input, file, tables, batch_rows),
             Table::of(format),
             batch_rows,
         )),

@@ -8,14 +8,14 @@ use std::io::Read;
 use arrow::array::{BooleanBuilder, Int32Builder, StringBuilder, UInt8Builder, UInt32Builder};
 use gamefmt::map::{Layer, MapView, TileData};
 
-use crate::columns::table;
+use crate::columns::{FileColumn, table};
 use crate::source::Emitter;
 use crate::{Error, Table};
 
 table! {
     /// `format=map/table=layers`: one row per layer, in group order.
     Layers {
-        file: StringBuilder = "the input's path",
+        file: FileColumn = "the input's path",
         group: UInt32Builder = "group index",
         group_name: StringBuilder = "group name",
         layer: UInt32Builder = "layer index in the map (the `tiles` table's `layer`)",
@@ -34,7 +34,7 @@ table! {
     /// `format=map/table=tiles`: one row per non-empty tile (index or
     /// type not 0) of every tile layer.
     Tiles {
-        file: StringBuilder = "the input's path",
+        file: FileColumn = "the input's path",
         layer: UInt32Builder = "layer index (as in `layers`)",
         x: UInt32Builder = "column",
         y: UInt32Builder = "row",
@@ -106,8 +106,12 @@ pub fn run(
     tables: &[Table],
     emit: &Emitter,
 ) -> Result<(), Error> {
-    let mut layers = tables.contains(&Table::MapLayers).then(Layers::new);
-    let mut tiles = tables.contains(&Table::MapTiles).then(Tiles::new);
+    let mut layers = tables
+        .contains(&Table::MapLayers)
+        .then(|| Layers::with_capacity(64));
+    let mut tiles = tables
+        .contains(&Table::MapTiles)
+        .then(|| Tiles::with_capacity(emit.batch_rows()));
     let file = file.as_deref();
     let mut bytes = Vec::new();
     input.read_to_end(&mut bytes)?;
@@ -125,7 +129,7 @@ pub fn run(
                     image = Some(t.image());
                     // A layer whose data does not decode has no tiles rows.
                     if let Ok(buffer) = t.data_to_vec() {
-                        let mut scratch = Tiles::new();
+                        let mut scratch = Tiles::with_capacity(0);
                         let rows = tiles.as_mut().unwrap_or(&mut scratch);
                         non_empty = Some(tile_rows(rows, file, index, t.width(), &buffer.data()));
                         emit.flush(Table::MapTiles, tiles.as_mut(), false)?;

@@ -16,14 +16,14 @@ use gamefmt::slippi::{
     StartingCharacters, character_name, stage_name, trim_nul, winners,
 };
 
-use crate::columns::{IntList, table};
+use crate::columns::{FileColumn, IntList, table};
 use crate::source::Steps;
 use crate::{Error, Table};
 
 table! {
     /// `format=slippi/table=games`: one row per replay.
     Games {
-        file: StringBuilder = "the input's path as given to the exporter (null from `table_reader`)",
+        file: FileColumn = "the input's path as given to the exporter (null from `table_reader`)",
         version: StringBuilder = "the recorder's spec version, e.g. `3.16.0`",
         raw_len: UInt32Builder = "declared length of the raw event array (0: never patched)",
         start_at: StringBuilder = "metadata `startAt` (ISO 8601)",
@@ -89,7 +89,7 @@ table! {
 table! {
     /// `format=slippi/table=frames`: one row per frame, port and follower.
     Frames {
-        file: StringBuilder = "the input's path (as in `games`)",
+        file: FileColumn = "the input's path (as in `games`)",
         frame: Int32Builder = "frame number (the game starts at −123)",
         rollback: BooleanBuilder = "a rollback re-send of a frame already seen",
         port: UInt8Builder = "port, 1–4 (5 and 6 occur in multi-man modes)",
@@ -154,7 +154,7 @@ table! {
 table! {
     /// `format=slippi/table=items`: one row per Item Update (3.0.0).
     Items {
-        file: StringBuilder = "the input's path (as in `games`)",
+        file: FileColumn = "the input's path (as in `games`)",
         frame: Int32Builder = "frame number",
         rollback: BooleanBuilder = "a rollback re-send",
         type_id: UInt16Builder = "item type id",
@@ -334,15 +334,26 @@ struct Walk {
 
 impl Slippi {
     /// Reads `input` (a whole `.slp` stream) for the `tables` wanted.
-    pub fn new(input: Box<dyn Read + Send>, file: Option<String>, tables: &[Table]) -> Self {
+    pub fn new(
+        input: Box<dyn Read + Send>,
+        file: Option<String>,
+        tables: &[Table],
+        batch_rows: usize,
+    ) -> Self {
         let walk = Walk {
             file,
             grouper: FrameGrouper::new(),
             open: OpenFrame::default(),
             game: Game::default(),
-            games: tables.contains(&Table::SlippiGames).then(Games::new),
-            frames: tables.contains(&Table::SlippiFrames).then(Frames::new),
-            items: tables.contains(&Table::SlippiItems).then(Items::new),
+            games: tables
+                .contains(&Table::SlippiGames)
+                .then(|| Games::with_capacity(1)),
+            frames: tables
+                .contains(&Table::SlippiFrames)
+                .then(|| Frames::with_capacity(batch_rows)),
+            items: tables
+                .contains(&Table::SlippiItems)
+                .then(|| Items::with_capacity(batch_rows)),
         };
         Self {
             reader: Reader::new(input),

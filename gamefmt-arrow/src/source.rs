@@ -86,6 +86,11 @@ pub struct Emitter {
 }
 
 impl Emitter {
+    /// The rows a batch holds.
+    pub const fn batch_rows(&self) -> usize {
+        self.batch_rows
+    }
+
     /// Sends `table`'s rows once they reach the batch size (all of them
     /// with `all`).
     ///

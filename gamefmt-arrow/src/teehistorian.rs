@@ -16,14 +16,14 @@ use gamefmt::teehistorian::{
     PlayerState, Reader,
 };
 
-use crate::columns::{IntList, table};
+use crate::columns::{FileColumn, IntList, table};
 use crate::source::Steps;
 use crate::{Error, Table, netmsg};
 
 table! {
     /// `format=teehistorian/table=games`: one row per recording.
     Games {
-        file: StringBuilder = "the input's path",
+        file: FileColumn = "the input's path",
         version: UInt32Builder = "header `version` (1 or 2)",
         version_minor: UInt32Builder = "header `version_minor`",
         game_uuid: StringBuilder = "header `game_uuid`",
@@ -48,7 +48,7 @@ table! {
 table! {
     /// `format=teehistorian/table=inputs`: one row per input sent.
     Inputs {
-        file: StringBuilder = "the input's path",
+        file: FileColumn = "the input's path",
         tick: Int32Builder = "tick",
         client: Int32Builder = "client id",
         name: StringBuilder = "the client's name at that tick, when recorded (EX player-name)",
@@ -70,7 +70,7 @@ table! {
     /// `format=teehistorian/table=positions`: one row per PLAYER_NEW,
     /// PLAYER_DIFF and PLAYER_OLD.
     Positions {
-        file: StringBuilder = "the input's path",
+        file: FileColumn = "the input's path",
         tick: Int32Builder = "tick",
         client: Int32Builder = "client id",
         kind: StringBuilder = "`new` (appeared), `move`, `old` (disappeared)",
@@ -82,7 +82,7 @@ table! {
 table! {
     /// `format=teehistorian/table=events`: every other message.
     Events {
-        file: StringBuilder = "the input's path",
+        file: FileColumn = "the input's path",
         tick: Int32Builder = "tick",
         client: Int32Builder = "client id (−1: the server)",
         kind: StringBuilder = "`join`, `drop`, `chat command`, `rcon command`, `server command`, `message`, `finish`, or the EX record's name (`teehistorian-player-name@ddnet.org`, ...; `ex` when unknown)",
@@ -119,7 +119,12 @@ pub struct Teehistorian {
 
 impl Teehistorian {
     /// Reads `input` for the `tables` wanted.
-    pub fn new(input: Box<dyn Read + Send>, file: Option<String>, tables: &[Table]) -> Self {
+    pub fn new(
+        input: Box<dyn Read + Send>,
+        file: Option<String>,
+        tables: &[Table],
+        batch_rows: usize,
+    ) -> Self {
         let walk = Walk {
             file,
             header: None,
@@ -129,16 +134,18 @@ impl Teehistorian {
             protocols: Box::default(),
             messages: 0,
             last_tick: 0,
-            games: tables.contains(&Table::TeehistorianGames).then(Games::new),
+            games: tables
+                .contains(&Table::TeehistorianGames)
+                .then(|| Games::with_capacity(1)),
             inputs: tables
                 .contains(&Table::TeehistorianInputs)
-                .then(Inputs::new),
+                .then(|| Inputs::with_capacity(batch_rows)),
             positions: tables
                 .contains(&Table::TeehistorianPositions)
-                .then(Positions::new),
+                .then(|| Positions::with_capacity(batch_rows)),
             events: tables
                 .contains(&Table::TeehistorianEvents)
-                .then(Events::new),
+                .then(|| Events::with_capacity(batch_rows)),
         };
         Self {
             reader: Reader::new(input),

@@ -204,7 +204,9 @@ fn parquet_and_arrow_files_hold_the_batches() {
         let got = arrow::compute::concat_batches(&got[0].schema(), &got).unwrap();
         let mut expected = arrow::compute::concat_batches(&want[0].schema(), &want).unwrap();
         // The file column is filled by the dataset, null from table_reader.
-        assert_eq!(got.column(0).as_string::<i32>().value(0), "sample");
+        let file = got.column(0).as_dictionary::<Int32Type>();
+        assert_eq!(file.values().as_string::<i32>().value(0), "sample");
+        assert!(file.keys().iter().all(|k| k == Some(0)));
         let columns: Vec<_> = (1..got.num_columns()).collect();
         expected = expected.project(&columns).unwrap();
         assert_eq!(got.project(&columns).unwrap(), expected);
