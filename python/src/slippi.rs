@@ -406,7 +406,10 @@ fn close(
     ready: &mut VecDeque<Py<PyDict>>,
     closed: Option<ClosedFrame>,
 ) -> PyResult<()> {
-    if let (Some(closed), Some(d)) = (closed, open.take()) {
+    let Some(closed) = closed else {
+        return Ok(());
+    };
+    if let Some(d) = open.take() {
         d.bind(py).set_item("rollback", closed.is_rollback)?;
         ready.push_back(d);
     }
