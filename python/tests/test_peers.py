@@ -74,20 +74,27 @@ def test_slippi_vs_peppi(path):
                     "stocks": data.post.stocks.to_pylist(),
                 },
             }
+            gap = False
             for i, frame in enumerate(frames):
                 for kind, ours in (("pre", pre), ("post", post)):
                     versions = ours.get((frame, port, follower), [])
                     event = versions[version[i]] if version[i] < len(versions) else None
+                    if event is None and any(c is not None and c[i] is not None for c in columns[kind].values()):
+                        # The stream has no event for this port in this
+                        # frame (a player out of a doubles game), yet
+                        # peppi-py fills the row: it stores a port's events
+                        # in sequence, so its rows after such a gap belong
+                        # to later frames. Compare up to the gap only.
+                        gap = True
+                    if gap:
+                        break
                     for field, column in columns[kind].items():
                         if column is None or column[i] is None:
                             continue
-                        if event is None:
-                            # No event for this port in this frame in the
-                            # stream (a player out of a doubles game):
-                            # peppi-py fills the row, nothing to compare.
-                            continue
                         assert same(event[field], column[i]), (frame, port, kind, field)
                         compared += 1
+                if gap:
+                    break
     assert compared > 0
 
 
