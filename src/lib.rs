@@ -123,6 +123,8 @@ mod format;
 pub mod huffman;
 #[cfg(any(feature = "map", feature = "snapshot"))]
 pub mod i32string;
+#[cfg(feature = "input")]
+pub mod input;
 #[cfg(feature = "map")]
 pub mod map;
 #[cfg(feature = "netmsg")]

@@ -61,6 +61,8 @@ mod characters;
 mod decoder;
 mod events;
 mod field;
+#[cfg(feature = "alloc")]
+mod final_posts;
 mod frame_events;
 mod frames;
 mod game_end;
@@ -85,6 +87,8 @@ pub use characters::{SHEIK_FIX_VERSION, StartingCharacters, zelda_sheik_external
 pub use decoder::{Decoder, Item, MAX_RECORD};
 pub use events::{Event, UnknownEvent};
 pub use field::trim_nul;
+#[cfg(feature = "alloc")]
+pub use final_posts::FinalPosts;
 pub use frame_events::{FrameBookend, FrameStart, PostFrame, PreFrame};
 pub use frames::{CharacterFrame, FRAME_ITEMS, FRAME_PLAYERS, FRAME_STAGE_EVENTS, Frame, Frames};
 pub use game_end::GameEnd;

@@ -12,9 +12,9 @@ use std::time::Instant;
 use indicatif::ProgressBar;
 use rayon::prelude::*;
 
-use crate::input::{self, Input, STDIN};
 use crate::label::Labelled;
-use crate::{CliError, Command, Ctx, Inputs, progress, run};
+use crate::{CliError, Command, Ctx, Inputs, run};
+use gamefmt::input::{self, Input, STDIN, progress};
 
 /// Exit status when some file was refused (invalid or unrecognised).
 const REFUSED: u8 = 1;

@@ -12,9 +12,9 @@ use zerocopy::IntoBytes;
 use gamefmt::Protocol;
 use gamefmt::netmsg;
 
-use crate::input::Input;
 use crate::netmsg::{add_names, message_json, player_name, players, players_json};
 use crate::{CliError, json_line};
+use gamefmt::input::Input;
 
 /// Counts and ticks over the whole chunk stream.
 #[derive(Default)]

@@ -15,18 +15,20 @@
 //! `gamefmt: FILE: warning: ...` line each on stderr after a successful
 //! command, and the `warnings` array of `inspect --json` for maps and
 //! replays; `--strict` refuses them where current DDNet does.
+//!
+//! `gamefmt export` runs the `gamefmt-export` tool of the `gamefmt-arrow`
+//! crate (Parquet and Arrow datasets), found beside this executable or on
+//! `PATH`.
 
 mod batch;
 mod chat;
 mod datafile;
 mod demo;
-mod final_posts;
+mod export;
 mod frame_set;
-mod input;
 mod label;
 mod map;
 mod netmsg;
-mod progress;
 mod slippi;
 mod teehistorian;
 
@@ -37,7 +39,7 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 use gamefmt::{Format, Warning};
 
-use crate::input::Input;
+use gamefmt::input::Input;
 
 #[derive(Parser)]
 #[command(
@@ -128,6 +130,14 @@ enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
+    /// Write Parquet or Arrow datasets: runs `gamefmt-export export` (the
+    /// gamefmt-arrow crate) with these arguments, e.g.
+    /// `gamefmt export --to parquet OUT_DIR INPUTS...`.
+    Export {
+        /// Arguments of `gamefmt-export export` (`--help` lists them).
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<std::ffi::OsString>,
+    },
 }
 
 impl Command {
@@ -208,7 +218,7 @@ fn run(
                 Command::Dump { map: true, .. } => map::dump(&bytes, ctx, out),
                 Command::Dump { .. } => datafile::dump(&bytes, ctx, out),
                 Command::Validate { .. } => datafile::validate(&bytes, ctx, out),
-                Command::Chat { .. } => Err(CliError::UnknownFormat),
+                Command::Chat { .. } | Command::Export { .. } => Err(CliError::UnknownFormat),
             }
         }
         (Format::Demo, Command::Inspect { json, .. }) => demo::inspect(input, *json, out),
@@ -247,6 +257,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match &cli.command {
         Command::Chat { json, files } => chat(files, *json),
+        Command::Export { args } => export::run(args),
         Command::Inspect { inputs, .. }
         | Command::Dump { inputs, .. }
         | Command::Validate { inputs } => batch::run_all(&cli.command, inputs, cli.strict),

@@ -4,17 +4,16 @@ use std::collections::BTreeMap;
 use std::io::Write;
 
 use gamefmt::slippi::{
-    CMD_FRAME_BOOKEND, CMD_GECKO_LIST, Event, GameEnd, GameStart, GeckoList, HEADER_LEN, Item,
-    Metadata, Reader, StartingCharacters, VecReassembler, character_name, internal_character_name,
-    stage_name, winners,
+    CMD_FRAME_BOOKEND, CMD_GECKO_LIST, Event, FinalPosts, GameEnd, GameStart, GeckoList,
+    HEADER_LEN, Item, Metadata, Reader, StartingCharacters, VecReassembler, character_name,
+    internal_character_name, stage_name, winners,
 };
 use gamefmt::stream::End;
 use serde_json::{Value, json};
 
-use crate::final_posts::FinalPosts;
 use crate::frame_set::FrameSet;
-use crate::input::Input;
 use crate::{CliError, Ctx, json_line};
+use gamefmt::input::Input;
 
 /// The quirks of the Event Payloads event (the first in the stream, at
 /// byte [`HEADER_LEN`]), as `SlippiView::parse_with` and `parse_strict`

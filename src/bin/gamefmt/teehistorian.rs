@@ -12,8 +12,8 @@ use gamefmt::teehistorian::{
 };
 use serde_json::{Value, json};
 
-use crate::input::Input;
 use crate::netmsg::message_json;
+use gamefmt::input::Input;
 
 use crate::{CliError, json_line};
 

@@ -6,8 +6,35 @@
 //! Game End: the Post-Frame Updates right before it (before its Frame
 //! Bookend when the replay declares Frame Bookend), all of the last one's
 //! frame, at most two per port.
+//!
+//! ```
+//! use gamefmt::slippi::{
+//!     CMD_FRAME_BOOKEND, Event, FinalPosts, GameEnd, GameStart, Item, Reader, SAMPLE,
+//!     SlippiView, winners,
+//! };
+//!
+//! let mut reader = Reader::new(SAMPLE);
+//! let (mut posts, mut start, mut end) = (FinalPosts::default(), None, None);
+//! loop {
+//!     let bookends = reader.decoder().payload_sizes().get(CMD_FRAME_BOOKEND).is_some();
+//!     let Some(item) = reader.next() else { break };
+//!     let Item::Event(event) = item.unwrap() else { continue };
+//!     posts.observe(&event, bookends);
+//!     match event {
+//!         Event::GameStart(g) => start = Some(g.bytes().to_vec()),
+//!         Event::GameEnd(e) => end = Some(e.bytes().to_vec()),
+//!         _ => {}
+//!     }
+//! }
+//! let Event::GameStart(start) = Event::parse(start.as_deref().unwrap()) else { panic!() };
+//! let won = winners(&start, &GameEnd::new(end.as_deref().unwrap()), posts.get());
+//! assert_eq!(won, SlippiView::parse(SAMPLE).unwrap().winners());
+//! ```
 
-use gamefmt::slippi::{Event, PostFrame};
+use alloc::vec::Vec;
+
+use super::events::Event;
+use super::frame_events::PostFrame;
 
 /// At most two Post-Frame Updates per port (Ice Climbers).
 const MAX: usize = 8;

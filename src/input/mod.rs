@@ -1,10 +1,30 @@
-//! The command's inputs: paths expanded (directories recursively, `-` for
-//! stdin), each opened as one stream of bytes, decompressed on the fly
-//! when its first bytes are a gzip, zstd or xz magic number.
+//! The command-line tools' inputs (feature `input`): paths expanded
+//! (directories recursively, `-` for stdin), each opened as one stream of
+//! bytes, decompressed on the fly when its first bytes are a gzip, zstd or
+//! xz magic number; and the progress bar they count into ([`progress`]).
+//!
+//! `gamefmt` and `gamefmt-export` (the `gamefmt-arrow` crate, which depends
+//! on this one) share it, so both take the same inputs.
 //!
 //! Nothing here reads a whole file: decompression is streaming (an xz
-//! stream is decoded on a thread, handed over in bounded blocks), so memory stays flat
-//! whatever the input's size.
+//! stream is decoded on a thread, handed over in bounded blocks), so memory
+//! stays flat whatever the input's size.
+//!
+//! ```
+//! # fn main() -> std::io::Result<()> {
+//! use gamefmt::input::{Input, expand};
+//! let dir = std::env::temp_dir().join("gamefmt-input-doctest");
+//! std::fs::create_dir_all(&dir)?;
+//! std::fs::write(dir.join("sample.slp"), gamefmt::slippi::SAMPLE)?;
+//! let files = expand(&[dir])?;
+//! let bar = gamefmt::input::indicatif::ProgressBar::hidden();
+//! let mut input = Input::open(&files[0], &bar)?;
+//! assert_eq!(gamefmt::Format::detect(input.head()), Some(gamefmt::Format::Slippi));
+//! assert_eq!(input.finish()?, gamefmt::slippi::SAMPLE.len() as u64);
+//! # Ok(()) }
+//! ```
+
+pub mod progress;
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Write};
@@ -12,6 +32,13 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, SyncSender};
 use std::thread::JoinHandle;
 
+use std::boxed::Box;
+use std::format;
+use std::vec::Vec;
+
+/// `indicatif`, whose [`ProgressBar`] counts the bytes [`Input`] reads
+/// (re-exported so callers name the same version).
+pub use indicatif;
 use indicatif::ProgressBar;
 use ruzstd::decoding::{FrameDecoder, StreamingDecoder};
 

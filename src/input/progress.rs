@@ -1,7 +1,15 @@
 //! The progress bar: on stderr when stderr is a terminal (files, bytes,
 //! rate, ETA), hidden otherwise. A hidden bar still counts the bytes read,
 //! which the closing summary reports.
+//!
+//! ```
+//! // Under a test harness stderr is no terminal: the bar is hidden.
+//! let bar = gamefmt::input::progress::bar(1 << 20, 3);
+//! bar.inc(512);
+//! assert_eq!(bar.position(), 512);
+//! ```
 
+use std::format;
 use std::io::IsTerminal;
 use std::time::Duration;
 

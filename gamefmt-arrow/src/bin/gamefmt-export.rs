@@ -1,0 +1,197 @@
+//! `gamefmt-export`: decoded game files as Parquet or Arrow IPC datasets.
+//!
+//! `gamefmt-export export --to parquet|arrow OUT_DIR INPUTS...` (what
+//! `gamefmt export ...` runs) takes the inputs the `gamefmt` tool takes —
+//! files, directories (recursively), `-` for stdin, gzip/zstd/xz
+//! compressed — decodes each once, on `--jobs` threads, and writes its
+//! tables to `OUT_DIR/format=FORMAT/table=TABLE/part-NAME.EXT` (see the
+//! `gamefmt_arrow` docs for the tables). A progress bar on stderr when it
+//! is a terminal, a summary line at the end. Exit status: 0 when every
+//! input was exported, 1 when some were refused, 2 on a usage or I/O
+//! error.
+
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use gamefmt::input::{self, Input, STDIN, progress};
+use gamefmt_arrow::{Dataset, Error, OutputFormat};
+use rayon::prelude::*;
+
+/// Exit status when some input was refused.
+const REFUSED: u8 = 1;
+/// Exit status on a usage or I/O error.
+const IO_ERROR: u8 = 2;
+
+#[derive(Parser)]
+#[command(
+    name = "gamefmt-export",
+    version,
+    about = "Export game files as Parquet or Arrow datasets"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum To {
+    /// Parquet files (Snappy).
+    Parquet,
+    /// Arrow IPC files.
+    Arrow,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Write each input's tables to OUT_DIR/format=F/table=T/part-NAME.EXT.
+    Export {
+        /// The output format.
+        #[arg(long, value_enum, default_value = "parquet")]
+        to: To,
+        /// Rows per batch (and at most per Parquet page run).
+        #[arg(long, default_value_t = 65_536)]
+        batch_rows: usize,
+        /// Files decoded at once (default: one per core).
+        #[arg(long, short = 'j')]
+        jobs: Option<usize>,
+        /// The dataset folder.
+        out_dir: PathBuf,
+        /// Files to read: paths, directories (read recursively) or `-` for
+        /// standard input; gzip, zstd and xz are decompressed.
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+    },
+}
+
+/// A part name no other input gets: the file's stem and a hash of its
+/// whole path (the same input exported again replaces its own parts).
+fn part_name(path: &Path) -> String {
+    if path.as_os_str() == STDIN {
+        return "stdin".to_owned();
+    }
+    let mut hasher = DefaultHasher::new();
+    path.hash(&mut hasher);
+    let stem = path
+        .file_name()
+        .map(|n| n.to_string_lossy().replace(['.', ' ', '='], "_"))
+        .unwrap_or_default();
+    format!("{stem}-{:016x}", hasher.finish())
+}
+
+/// What became of one input.
+enum Outcome {
+    Exported { rows: u64 },
+    Refused(Error),
+    Failed(Error),
+}
+
+fn export_one(
+    dataset: &Dataset,
+    path: &Path,
+    batch_rows: usize,
+    bar: &input::indicatif::ProgressBar,
+) -> Outcome {
+    let input = match Input::open(path, bar) {
+        Ok(input) => input,
+        Err(e) => return Outcome::Failed(e.into()),
+    };
+    let name = path.display().to_string();
+    match dataset.write(input, &name, &part_name(path), batch_rows) {
+        Ok(written) => Outcome::Exported {
+            rows: written.rows.values().fold(0, |a, &b| a.saturating_add(b)),
+        },
+        Err(e @ (Error::Io(_) | Error::Arrow(_) | Error::Parquet(_))) => Outcome::Failed(e),
+        Err(e) => Outcome::Refused(e),
+    }
+}
+
+fn main() -> ExitCode {
+    let Cli {
+        command:
+            Command::Export {
+                to,
+                batch_rows,
+                jobs,
+                out_dir,
+                inputs,
+            },
+    } = Cli::parse();
+    let files = match input::expand(&inputs) {
+        Ok(files) => files,
+        Err(e) => {
+            eprintln!("gamefmt-export: {e}");
+            return ExitCode::from(IO_ERROR);
+        }
+    };
+    let format = match to {
+        To::Parquet => OutputFormat::Parquet,
+        To::Arrow => OutputFormat::Arrow,
+    };
+    let dataset = Dataset::new(out_dir, format);
+    let total = files
+        .iter()
+        .filter(|p| p.as_os_str() != STDIN)
+        .filter_map(|p| std::fs::metadata(p).ok())
+        .fold(0u64, |a, m| a.saturating_add(m.len()));
+    let bar = progress::bar(total, files.len());
+    let started = Instant::now();
+    let pool = match rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.unwrap_or(0))
+        .build()
+    {
+        Ok(pool) => pool,
+        Err(e) => {
+            eprintln!("gamefmt-export: {e}");
+            return ExitCode::from(IO_ERROR);
+        }
+    };
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let outcomes: Vec<Outcome> = pool.install(|| {
+        files
+            .par_iter()
+            .map(|path| {
+                let outcome = export_one(&dataset, path, batch_rows, &bar);
+                let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                bar.set_message(format!("{}/{}", n.saturating_add(1), files.len()));
+                outcome
+            })
+            .collect()
+    });
+    bar.finish_and_clear();
+    let (mut exported, mut refused, mut failed, mut rows) = (0usize, 0usize, 0usize, 0u64);
+    for (path, outcome) in files.iter().zip(&outcomes) {
+        match outcome {
+            Outcome::Exported { rows: n } => {
+                exported = exported.saturating_add(1);
+                rows = rows.saturating_add(*n);
+            }
+            Outcome::Refused(e) => {
+                refused = refused.saturating_add(1);
+                eprintln!("gamefmt-export: {}: {e}", path.display());
+            }
+            Outcome::Failed(e) => {
+                failed = failed.saturating_add(1);
+                eprintln!("gamefmt-export: {}: {e}", path.display());
+            }
+        }
+    }
+    let secs = started.elapsed().as_secs_f64();
+    #[expect(clippy::cast_precision_loss, reason = "rates for people")]
+    let (mb, count) = (bar.position() as f64 / 1e6, files.len() as f64);
+    eprintln!(
+        "gamefmt-export: {exported} of {} files exported ({refused} refused, {failed} failed), {rows} rows, {mb:.1} MB in {secs:.2} s ({:.1} MB/s, {:.0} files/s)",
+        files.len(),
+        mb / secs.max(1e-9),
+        count / secs.max(1e-9),
+    );
+    if failed > 0 {
+        ExitCode::from(IO_ERROR)
+    } else if refused > 0 {
+        ExitCode::from(REFUSED)
+    } else {
+        ExitCode::SUCCESS
+    }
+}

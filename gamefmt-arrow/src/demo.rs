@@ -1,0 +1,115 @@
+//! Teeworlds/DDNet demos: the `snapshot_items` and `messages` tables, from
+//! one walk of the chunks through [`gamefmt::demo::Reader`], snapshots
+//! rebuilt at every tick by [`Reconstructor`] and messages decoded with
+//! [`gamefmt::netmsg`]. Runs on a thread of its own (the reconstructor
+//! borrows its buffers for the whole walk).
+
+use std::io::Read;
+
+use arrow::array::{BinaryBuilder, BooleanBuilder, Int32Builder, StringBuilder, UInt16Builder};
+use gamefmt::Protocol;
+use gamefmt::demo::{Chunk, ChunkKind, Frame, OwnedBuffers, Reader, Reconstructor, message_id};
+use gamefmt::zerocopy::IntoBytes;
+
+use crate::columns::{IntList, table};
+use crate::source::Emitter;
+use crate::{Error, Table, netmsg};
+
+table! {
+    /// `format=demo/table=snapshot_items`: every item of the snapshot in
+    /// effect at every tick.
+    SnapshotItems {
+        file: StringBuilder = "the input's path",
+        tick: Int32Builder = "tick",
+        keyframe: BooleanBuilder = "the tick marker flagged a keyframe",
+        type_id: UInt16Builder = "item type (0.6/DDNet or 0.7 numbering, by the demo's net version; extended types above 0x4000 map to a UUID item)",
+        id: UInt16Builder = "item id (a client id for characters and players)",
+        ints: IntList = "the item's ints",
+    }
+}
+
+table! {
+    /// `format=demo/table=messages`: every message chunk.
+    Messages {
+        file: StringBuilder = "the input's path",
+        tick: Int32Builder = "the tick in effect (null before the first)",
+        system: BooleanBuilder = "a system (engine) message",
+        msg_id: Int32Builder = "message id",
+        message: StringBuilder = "message name (`SvChat`, `SvKillMsg`, ...; `sys:ID`, `ex:UUID`, `other:ID`)",
+        text: StringBuilder = "its text: chat, broadcast, MOTD, vote, a client's name",
+        data: BinaryBuilder = "the message's bytes (Huffman-decoded payload)",
+    }
+}
+
+/// One row per item of the snapshot at `frame`'s tick.
+fn snapshot_rows(t: &mut SnapshotItems, file: Option<&str>, frame: &Frame<'_>) {
+    for item in frame.snapshot.items() {
+        t.file.append_option(file);
+        t.tick.append_value(frame.tick);
+        t.keyframe.append_value(frame.keyframe);
+        t.type_id.append_value(item.type_id());
+        t.id.append_value(item.id());
+        t.ints
+            .append_value(item.data().iter().map(|v| Some(v.get())));
+    }
+}
+
+/// Decodes a demo and sends its tables' batches.
+pub fn run(
+    input: Box<dyn Read + Send>,
+    file: Option<String>,
+    tables: &[Table],
+    emit: &Emitter,
+) -> Result<(), Error> {
+    let mut items = tables
+        .contains(&Table::DemoSnapshotItems)
+        .then(SnapshotItems::new);
+    let mut messages = tables.contains(&Table::DemoMessages).then(Messages::new);
+    let file = file.as_deref();
+    let mut reader = Reader::new(input)?;
+    let protocol = Protocol::of_net_version(reader.header().net_version());
+    let sizes = reader.header().item_sizes();
+    let mut owned = OwnedBuffers::new();
+    let mut rec = Reconstructor::new(owned.buffers(), sizes);
+    let mut tick = None;
+    loop {
+        let chunk = match reader.next() {
+            Some(chunk) => chunk?,
+            None => break,
+        };
+        if let Chunk::Tick { tick: t, .. } = chunk {
+            tick = Some(t);
+        }
+        if let (
+            Chunk::Data {
+                kind: ChunkKind::Message,
+                payload,
+            },
+            Some(t),
+        ) = (chunk, messages.as_mut())
+        {
+            let bytes = rec.decode(payload)?.as_bytes();
+            let (id, system) = message_id(bytes).unzip();
+            let (name, text) = netmsg::describe(protocol, bytes);
+            t.file.append_option(file);
+            t.tick.append_option(tick);
+            t.system.append_option(system);
+            t.msg_id.append_option(id);
+            t.message.append_option(name);
+            t.text.append_option(text);
+            t.data.append_value(bytes);
+            emit.flush(Table::DemoMessages, Some(t), false)?;
+        }
+        if let Some(frame) = rec.push(&chunk)? {
+            if let Some(t) = items.as_mut() {
+                snapshot_rows(t, file, &frame);
+                emit.flush(Table::DemoSnapshotItems, Some(t), false)?;
+            }
+        }
+    }
+    if let (Some(frame), Some(t)) = (rec.finish(), items.as_mut()) {
+        snapshot_rows(t, file, &frame);
+    }
+    emit.flush(Table::DemoSnapshotItems, items.as_mut(), true)?;
+    emit.flush(Table::DemoMessages, messages.as_mut(), true)
+}

@@ -1,0 +1,76 @@
+//! Network messages (demo message chunks, teehistorian MESSAGE records)
+//! in two columns: the message's name and its text, decoded with
+//! [`gamefmt::netmsg`].
+
+use std::fmt::Debug;
+
+use gamefmt::Protocol;
+use gamefmt::netmsg::{Game06, Game07, NetMsg, NetStr, decode};
+
+/// The name of an enum variant from its `Debug` form (`SvChat { .. }` →
+/// `SvChat`).
+fn variant(value: &impl Debug) -> String {
+    let debug = format!("{value:?}");
+    debug
+        .split(|c: char| !c.is_alphanumeric() && c != '_')
+        .next()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+fn text(s: NetStr<'_>) -> Option<String> {
+    Some(s.sanitized().collect())
+}
+
+/// The message's name (`SvChat`, `ClSay`, ...; `sys:ID` for a system
+/// message, `ex:UUID` for an extended one, `other:ID` for a game message
+/// `gamefmt` does not type) and its text when it carries one (chat,
+/// broadcast, MOTD, vote, a client's name), or `None`s when it does not
+/// decode.
+pub fn describe(protocol: Protocol, bytes: &[u8]) -> (Option<String>, Option<String>) {
+    match decode(protocol, bytes) {
+        Ok(NetMsg::System { id, .. }) => (Some(format!("sys:{id}")), None),
+        Ok(NetMsg::Ex { uuid, .. }) => (Some(format!("ex:{uuid}")), None),
+        Ok(NetMsg::Game06(g)) => {
+            let body = match g {
+                Game06::SvMotd { message }
+                | Game06::SvBroadcast { message }
+                | Game06::SvChat { message, .. }
+                | Game06::ClSay { message, .. } => text(message),
+                Game06::SvVoteSet { description, .. }
+                | Game06::SvVoteOptionAdd { description }
+                | Game06::SvVoteOptionRemove { description } => text(description),
+                Game06::ClStartInfo(info) | Game06::ClChangeInfo(info) => text(info.name),
+                _ => None,
+            };
+            let name = match g {
+                Game06::Other { id, .. } => format!("other:{id}"),
+                _ => variant(&g),
+            };
+            (Some(name), body)
+        }
+        Ok(NetMsg::Game07(g)) => {
+            let body = match g {
+                Game07::SvMotd { message }
+                | Game07::SvBroadcast { message }
+                | Game07::SvChat { message, .. }
+                | Game07::ClSay { message, .. } => text(message),
+                Game07::SvVoteSet { description, .. }
+                | Game07::SvVoteOptionAdd { description }
+                | Game07::SvVoteOptionRemove { description } => text(description),
+                Game07::ClStartInfo(info) | Game07::SvClientInfo { info, .. } => text(info.name),
+                Game07::DeClientEnter { name, .. } | Game07::DeClientLeave { name, .. } => {
+                    text(name)
+                }
+                Game07::SvClientDrop { reason, .. } => text(reason),
+                _ => None,
+            };
+            let name = match g {
+                Game07::Other { id, .. } => format!("other:{id}"),
+                _ => variant(&g),
+            };
+            (Some(name), body)
+        }
+        Ok(_) | Err(_) => (None, None),
+    }
+}

@@ -1,0 +1,408 @@
+//! DDNet teehistorian recordings: the `games`, `inputs`, `positions` and
+//! `events` tables, from one walk of the messages through
+//! [`gamefmt::teehistorian::Reader`], with [`PlayerState`] (absolute
+//! inputs and positions), [`PlayerNames`] and [`ClientProtocols`] (to
+//! decode MESSAGE records with [`gamefmt::netmsg`]) following along.
+
+use std::io::Read;
+
+use arrow::array::{
+    BooleanBuilder, Int32Builder, StringBuilder, UInt16Builder, UInt32Builder, UInt64Builder,
+};
+use arrow::record_batch::RecordBatch;
+use gamefmt::stream::End;
+use gamefmt::teehistorian::{
+    ClientProtocols, CommandSource, ExMessage, Header, Item, MAX_CLIENTS, Message, PlayerNames,
+    PlayerState, Reader,
+};
+
+use crate::columns::{IntList, table};
+use crate::source::Steps;
+use crate::{Error, Table, netmsg};
+
+table! {
+    /// `format=teehistorian/table=games`: one row per recording.
+    Games {
+        file: StringBuilder = "the input's path",
+        version: UInt32Builder = "header `version` (1 or 2)",
+        version_minor: UInt32Builder = "header `version_minor`",
+        game_uuid: StringBuilder = "header `game_uuid`",
+        prev_game_uuid: StringBuilder = "header `prev_game_uuid`",
+        server_version: StringBuilder = "header `server_version`",
+        start_time: StringBuilder = "header `start_time`",
+        server_name: StringBuilder = "header `server_name`",
+        server_port: UInt16Builder = "header `server_port`",
+        game_type: StringBuilder = "header `game_type`",
+        map_name: StringBuilder = "header `map_name`",
+        map_size: UInt32Builder = "header `map_size`",
+        map_sha256: StringBuilder = "header `map_sha256` (hex)",
+        map_crc: UInt32Builder = "header `map_crc`",
+        prng_description: StringBuilder = "header `prng_description`",
+        comment: StringBuilder = "header `comment`",
+        messages: UInt64Builder = "messages recorded",
+        last_tick: Int32Builder = "the last tick",
+        end: StringBuilder = "how the stream ended: `complete` (FINISH), `eof` (no FINISH), `truncated`",
+    }
+}
+
+table! {
+    /// `format=teehistorian/table=inputs`: one row per input sent.
+    Inputs {
+        file: StringBuilder = "the input's path",
+        tick: Int32Builder = "tick",
+        client: Int32Builder = "client id",
+        name: StringBuilder = "the client's name at that tick, when recorded (EX player-name)",
+        new: BooleanBuilder = "INPUT_NEW (absolute) rather than INPUT_DIFF",
+        direction: Int32Builder = "the absolute input (`CNetObj_PlayerInput`): direction −1, 0, 1",
+        target_x: Int32Builder = "aim x, relative to the character",
+        target_y: Int32Builder = "aim y",
+        jump: Int32Builder = "jump",
+        fire: Int32Builder = "fire counter",
+        hook: Int32Builder = "hook",
+        player_flags: Int32Builder = "player flags",
+        wanted_weapon: Int32Builder = "wanted weapon",
+        next_weapon: Int32Builder = "next weapon counter",
+        prev_weapon: Int32Builder = "previous weapon counter",
+    }
+}
+
+table! {
+    /// `format=teehistorian/table=positions`: one row per PLAYER_NEW,
+    /// PLAYER_DIFF and PLAYER_OLD.
+    Positions {
+        file: StringBuilder = "the input's path",
+        tick: Int32Builder = "tick",
+        client: Int32Builder = "client id",
+        kind: StringBuilder = "`new` (appeared), `move`, `old` (disappeared)",
+        x: Int32Builder = "absolute x (32 units a tile); for `old`, the last position",
+        y: Int32Builder = "absolute y",
+    }
+}
+
+table! {
+    /// `format=teehistorian/table=events`: every other message.
+    Events {
+        file: StringBuilder = "the input's path",
+        tick: Int32Builder = "tick",
+        client: Int32Builder = "client id (−1: the server)",
+        kind: StringBuilder = "`join`, `drop`, `chat command`, `rcon command`, `server command`, `message`, `finish`, or the EX record's name (`teehistorian-player-name@ddnet.org`, ...; `ex` when unknown)",
+        name: StringBuilder = "the client's name at that tick, when recorded",
+        message: StringBuilder = "for `message`: the network message (`ClSay`, `ClStartInfo`, ...; `sys:ID` for system messages, `ex:UUID` for extended ones)",
+        text: StringBuilder = "drop reason, command and arguments, chat text, player name, or the EX record's fields",
+        ints: IntList = "integer fields: a command's flags; an EX record's (team, time, ...)",
+        uuid: StringBuilder = "the EX record's UUID",
+    }
+}
+
+/// The state following the messages.
+struct Walk {
+    file: Option<String>,
+    header: Option<String>,
+    header_pieces: Vec<u8>,
+    players: Box<PlayerState<MAX_CLIENTS>>,
+    names: Box<PlayerNames<MAX_CLIENTS>>,
+    protocols: Box<ClientProtocols<MAX_CLIENTS>>,
+    messages: u64,
+    last_tick: i32,
+    games: Option<Games>,
+    inputs: Option<Inputs>,
+    positions: Option<Positions>,
+    events: Option<Events>,
+}
+
+/// The teehistorian tables of one recording, streamed.
+pub struct Teehistorian {
+    reader: Reader<Box<dyn Read + Send>>,
+    walk: Walk,
+    done: bool,
+}
+
+impl Teehistorian {
+    /// Reads `input` for the `tables` wanted.
+    pub fn new(input: Box<dyn Read + Send>, file: Option<String>, tables: &[Table]) -> Self {
+        let walk = Walk {
+            file,
+            header: None,
+            header_pieces: Vec::new(),
+            players: Box::default(),
+            names: Box::default(),
+            protocols: Box::default(),
+            messages: 0,
+            last_tick: 0,
+            games: tables.contains(&Table::TeehistorianGames).then(Games::new),
+            inputs: tables
+                .contains(&Table::TeehistorianInputs)
+                .then(Inputs::new),
+            positions: tables
+                .contains(&Table::TeehistorianPositions)
+                .then(Positions::new),
+            events: tables
+                .contains(&Table::TeehistorianEvents)
+                .then(Events::new),
+        };
+        Self {
+            reader: Reader::new(input),
+            walk,
+            done: false,
+        }
+    }
+}
+
+/// The client a message is about.
+const fn cid(msg: &Message<'_>) -> Option<i32> {
+    match *msg {
+        Message::PlayerDiff { cid, .. }
+        | Message::PlayerNew { cid, .. }
+        | Message::PlayerOld { cid }
+        | Message::InputDiff { cid, .. }
+        | Message::InputNew { cid, .. }
+        | Message::PlayerMessage { cid, .. }
+        | Message::Join { cid }
+        | Message::Drop { cid, .. }
+        | Message::ConsoleCommand { cid, .. } => Some(cid),
+        _ => None,
+    }
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+impl Walk {
+    fn message(&mut self, tick: i32, msg: &Message<'_>) -> Result<(), Error> {
+        self.messages = self.messages.saturating_add(1);
+        self.last_tick = tick;
+        let file = self.file.as_deref();
+        let before = cid(msg)
+            .and_then(|c| self.players.get(c))
+            .and_then(|p| p.pos);
+        self.players.apply(msg)?;
+        self.names.apply(msg);
+        self.protocols.apply(msg);
+        let cid = cid(msg);
+        let name = cid.and_then(|c| self.names.get(c)).map(text);
+        let player = cid.and_then(|c| self.players.get(c));
+        match *msg {
+            Message::InputNew { cid, .. } | Message::InputDiff { cid, .. } => {
+                if let (Some(t), Some(input)) = (self.inputs.as_mut(), player.and_then(|p| p.input))
+                {
+                    t.file.append_option(file);
+                    t.tick.append_value(tick);
+                    t.client.append_value(cid);
+                    t.name.append_option(name);
+                    t.new.append_value(matches!(msg, Message::InputNew { .. }));
+                    let cols = [
+                        &mut t.direction,
+                        &mut t.target_x,
+                        &mut t.target_y,
+                        &mut t.jump,
+                        &mut t.fire,
+                        &mut t.hook,
+                        &mut t.player_flags,
+                        &mut t.wanted_weapon,
+                        &mut t.next_weapon,
+                        &mut t.prev_weapon,
+                    ];
+                    for (col, value) in cols.into_iter().zip(input) {
+                        col.append_value(value);
+                    }
+                }
+            }
+            Message::PlayerNew { cid, .. }
+            | Message::PlayerDiff { cid, .. }
+            | Message::PlayerOld { cid } => {
+                if let Some(t) = self.positions.as_mut() {
+                    let (kind, pos) = match msg {
+                        Message::PlayerNew { .. } => ("new", player.and_then(|p| p.pos)),
+                        Message::PlayerDiff { .. } => ("move", player.and_then(|p| p.pos)),
+                        _ => ("old", before),
+                    };
+                    t.file.append_option(file);
+                    t.tick.append_value(tick);
+                    t.client.append_value(cid);
+                    t.kind.append_value(kind);
+                    t.x.append_option(pos.map(|p| p.0));
+                    t.y.append_option(pos.map(|p| p.1));
+                }
+            }
+            Message::TickSkip { .. } => {}
+            _ => {
+                if let Some(t) = self.events.as_mut() {
+                    let protocol = cid.map_or(gamefmt::Protocol::V06, |c| self.protocols.get(c));
+                    event_row(t, file, tick, msg, name, protocol);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, end: End) -> Result<(), Error> {
+        let Some(t) = self.games.as_mut() else {
+            return Ok(());
+        };
+        let text = self.header.as_deref().unwrap_or_default();
+        let h = Header::parse(text)?;
+        let s = |v: Option<gamefmt::teehistorian::JsonStr<'_>>| v.map(|v| v.to_string());
+        t.file.append_option(self.file.as_deref());
+        t.version.append_value(h.version());
+        t.version_minor.append_option(h.version_minor());
+        t.game_uuid
+            .append_option(h.game_uuid().map(|u| u.to_string()));
+        t.prev_game_uuid
+            .append_option(h.prev_game_uuid().map(|u| u.to_string()));
+        t.server_version.append_option(s(h.server_version()));
+        t.start_time.append_option(s(h.start_time()));
+        t.server_name.append_option(s(h.server_name()));
+        t.server_port.append_option(h.server_port());
+        t.game_type.append_option(s(h.game_type()));
+        t.map_name.append_option(s(h.map_name()));
+        t.map_size.append_option(h.map_size());
+        let sha = h
+            .map_sha256()
+            .map(|d| d.iter().map(|b| format!("{b:02x}")).collect::<String>());
+        t.map_sha256.append_option(sha);
+        t.map_crc.append_option(h.map_crc());
+        t.prng_description.append_option(s(h.prng_description()));
+        t.comment.append_option(s(h.comment()));
+        t.messages.append_value(self.messages);
+        t.last_tick.append_value(self.last_tick);
+        t.end.append_value(end.name());
+        Ok(())
+    }
+}
+
+fn event_row(
+    t: &mut Events,
+    file: Option<&str>,
+    tick: i32,
+    msg: &Message<'_>,
+    name: Option<String>,
+    protocol: gamefmt::Protocol,
+) {
+    let mut kind = String::new();
+    let (mut message, mut body, mut ints, mut uuid) = (None, None, Vec::new(), None);
+    let mut client = cid(msg);
+    match *msg {
+        Message::Join { .. } => kind.push_str("join"),
+        Message::Drop { reason, .. } => {
+            kind.push_str("drop");
+            body = Some(text(reason));
+        }
+        Message::Finish => kind.push_str("finish"),
+        Message::ConsoleCommand {
+            cid,
+            flags,
+            cmd,
+            args,
+        } => {
+            kind.push_str(CommandSource::of(cid, flags).name());
+            client = Some(cid);
+            let mut line = text(cmd);
+            for arg in args.iter() {
+                line.push(' ');
+                line.push_str(&String::from_utf8_lossy(arg));
+            }
+            body = Some(line);
+            ints.push(flags);
+        }
+        Message::PlayerMessage { data, .. } => {
+            kind.push_str("message");
+            let decoded = netmsg::describe(protocol, data);
+            message = decoded.0;
+            body = decoded.1;
+        }
+        Message::Ex(ex) => {
+            kind.push_str(ex.name().unwrap_or("ex"));
+            uuid = Some(ex.uuid.to_string());
+            match ex.parse() {
+                Ok(ExMessage::PlayerName { cid, name }) => {
+                    client = Some(cid);
+                    body = Some(text(name));
+                }
+                Ok(ExMessage::PlayerFinish { cid, time }) => {
+                    client = Some(cid);
+                    ints.push(time);
+                }
+                Ok(ExMessage::PlayerTeam { cid, team }) => {
+                    client = Some(cid);
+                    ints.push(team);
+                }
+                Ok(ExMessage::TeamFinish { team, time }) => ints.extend([team, time]),
+                Ok(other) => body = Some(format!("{other:?}")),
+                Err(e) => body = Some(format!("undecodable: {e}")),
+            }
+        }
+        _ => kind.push_str(msg.kind().name()),
+    }
+    t.file.append_option(file);
+    t.tick.append_value(tick);
+    t.client.append_option(client);
+    t.kind.append_value(kind);
+    t.name.append_option(name);
+    t.message.append_option(message);
+    t.text.append_option(body);
+    t.ints.append_value(ints.into_iter().map(Some));
+    t.uuid.append_option(uuid);
+}
+
+impl Steps for Teehistorian {
+    fn step(&mut self) -> Result<bool, Error> {
+        if self.done {
+            return Ok(false);
+        }
+        let walk = &mut self.walk;
+        match self.reader.next() {
+            None => {
+                self.done = true;
+                let end = self.reader.end();
+                walk.finish(end)?;
+                Ok(false)
+            }
+            Some(Err(e)) => {
+                self.done = true;
+                Err(e.into())
+            }
+            Some(Ok(Item::Header(h))) => {
+                walk.header = Some(h.json().to_owned());
+                Ok(true)
+            }
+            Some(Ok(Item::HeaderPiece { json, last })) => {
+                walk.header_pieces.extend_from_slice(json);
+                if last {
+                    let pieces = std::mem::take(&mut walk.header_pieces);
+                    walk.header = Some(String::from_utf8_lossy(&pieces).into_owned());
+                }
+                Ok(true)
+            }
+            Some(Ok(Item::Message(record))) => {
+                walk.message(record.tick, &record.message)?;
+                Ok(true)
+            }
+        }
+    }
+
+    fn pending(&self, table: Table) -> usize {
+        let w = &self.walk;
+        match table {
+            Table::TeehistorianGames => w.games.as_ref().map_or(0, Games::len),
+            Table::TeehistorianInputs => w.inputs.as_ref().map_or(0, Inputs::len),
+            Table::TeehistorianPositions => w.positions.as_ref().map_or(0, Positions::len),
+            Table::TeehistorianEvents => w.events.as_ref().map_or(0, Events::len),
+            _ => 0,
+        }
+    }
+
+    fn take(&mut self, table: Table) -> Result<Option<RecordBatch>, Error> {
+        let schema = table.schema();
+        let w = &mut self.walk;
+        Ok(match table {
+            Table::TeehistorianGames => w.games.as_mut().map(|t| t.finish(schema)).transpose()?,
+            Table::TeehistorianInputs => w.inputs.as_mut().map(|t| t.finish(schema)).transpose()?,
+            Table::TeehistorianPositions => {
+                w.positions.as_mut().map(|t| t.finish(schema)).transpose()?
+            }
+            Table::TeehistorianEvents => w.events.as_mut().map(|t| t.finish(schema)).transpose()?,
+            _ => None,
+        })
+    }
+}
