@@ -10,6 +10,7 @@ subclass) whose ``offset`` is the byte offset where decoding failed.
 """
 
 from ._gamefmt import (
+    ArrowStream,
     Chunks,
     DecodeError,
     Demo,
@@ -26,6 +27,7 @@ from ._gamefmt import (
 )
 
 __all__ = [
+    "ArrowStream",
     "Chunks",
     "DecodeError",
     "Demo",

@@ -2,7 +2,9 @@
 //! in effect rebuilt as they go (the crate's `demo::Reader` and
 //! `demo::Reconstructor`).
 
-use gamefmt::demo::{Chunk, ChunkKind, DemoHeader, OwnedBuffers, Reader, Reconstructor, message_id};
+use gamefmt::demo::{
+    Chunk, ChunkKind, DemoHeader, OwnedBuffers, Reader, Reconstructor, message_id,
+};
 use gamefmt::stream::End;
 use gamefmt::zerocopy::IntoBytes;
 use pyo3::prelude::*;
@@ -128,6 +130,31 @@ impl Demo {
         Self::chunks(slf, false)
     }
 
+    /// The names of the Arrow tables of this format (`to_arrow`).
+    #[getter]
+    fn tables(&self) -> Vec<&'static str> {
+        crate::arrow::tables(gamefmt::Format::Demo)
+    }
+
+    /// Table `table` (one of `tables`) as an Arrow stream, the same table
+    /// as `gamefmt-export` writes: give it to `pyarrow.table`,
+    /// `polars.DataFrame`, duckdb, … (Arrow PyCapsule interface).
+    #[pyo3(name = "to_arrow", signature = (table, batch_rows = crate::arrow::BATCH_ROWS))]
+    fn arrow_table(
+        &mut self,
+        py: Python<'_>,
+        table: &str,
+        batch_rows: usize,
+    ) -> PyResult<crate::arrow::ArrowStream> {
+        crate::arrow::to_arrow(
+            py,
+            &mut self.input,
+            gamefmt::Format::Demo,
+            table,
+            batch_rows,
+        )
+    }
+
     fn __repr__(&self) -> String {
         "<gamefmt.Demo>".to_owned()
     }
@@ -220,9 +247,9 @@ impl Chunks {
                 dict!(py, {"kind" => "tick", "tick" => tick, "keyframe" => keyframe, "offset" => at})
                     .map(|d| Some(d.unbind()))
             }
-            Some(Ok(chunk @ Chunk::Data { kind, payload })) => {
-                self.data(py, at, &chunk, kind, payload).map(|d| Some(d.unbind()))
-            }
+            Some(Ok(chunk @ Chunk::Data { kind, payload })) => self
+                .data(py, at, &chunk, kind, payload)
+                .map(|d| Some(d.unbind())),
             Some(Err(e)) => Err(error::read(e)),
             None => {
                 self.owner.borrow_mut(py).end = Some(reader.end());

@@ -77,6 +77,11 @@ pub fn decode(e: gamefmt::Error) -> PyErr {
     )
 }
 
+/// A decoding failure told as a message, with its offset if known.
+pub fn decode_message(message: String, offset: Option<usize>) -> PyErr {
+    with_attrs(DecodeError::new_err(message), offset, "export")
+}
+
 /// A reader's error: a decoding error, or the source's.
 pub fn read(e: ReadError) -> PyErr {
     match e {

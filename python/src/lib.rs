@@ -7,6 +7,7 @@
 //! Every failure is a `gamefmt.Error` carrying the byte offset; nothing in
 //! this layer panics on input (the crate's lints forbid it here too).
 
+mod arrow;
 mod demo;
 mod dict;
 mod error;
@@ -63,5 +64,6 @@ fn _gamefmt(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<demo::Demo>()?;
     m.add_class::<demo::Chunks>()?;
     m.add_class::<map::Map>()?;
+    m.add_class::<arrow::ArrowStream>()?;
     Ok(())
 }

@@ -19,6 +19,7 @@ use crate::source::Input;
 /// layers, `tiles(i)` returns layer `i`'s tiles as a numpy array.
 #[pyclass(module = "gamefmt")]
 pub struct Map {
+    input: Input,
     bytes: Py<PyBytes>,
 }
 
@@ -27,7 +28,7 @@ impl Map {
     pub fn new(py: Python<'_>, mut input: Input) -> PyResult<Self> {
         let bytes = input.read_all(py)?;
         DatafileView::parse(bytes.as_bytes(py)).map_err(error::decode)?;
-        Ok(Self { bytes })
+        Ok(Self { input, bytes })
     }
 }
 
@@ -43,15 +44,21 @@ fn string(map: &MapView<'_>, index: i32) -> Option<String> {
         .ok()
         .and_then(|i| map.datafile().data_size(i))?;
     let mut buf = vec![0u8; size];
-    map.string(index, &mut buf).ok().flatten().map(str::to_owned)
+    map.string(index, &mut buf)
+        .ok()
+        .flatten()
+        .map(str::to_owned)
 }
 
 /// The numpy dtype of a tile kind's tiles (the crate's wire structs).
 fn dtype<'py>(py: Python<'py>, kind: TileKind) -> PyResult<Bound<'py, PyAny>> {
     let fields: &[(&str, &str)] = match kind {
-        TileKind::Game | TileKind::Tiles | TileKind::Front => {
-            &[("index", "u1"), ("flags", "u1"), ("skip", "u1"), ("reserved", "u1")]
-        }
+        TileKind::Game | TileKind::Tiles | TileKind::Front => &[
+            ("index", "u1"),
+            ("flags", "u1"),
+            ("skip", "u1"),
+            ("reserved", "u1"),
+        ],
         TileKind::Tele => &[("number", "u1"), ("type", "u1")],
         TileKind::Speedup => &[
             ("force", "u1"),
@@ -60,7 +67,12 @@ fn dtype<'py>(py: Python<'py>, kind: TileKind) -> PyResult<Bound<'py, PyAny>> {
             ("reserved", "u1"),
             ("angle", "<i2"),
         ],
-        TileKind::Switch => &[("number", "u1"), ("type", "u1"), ("flags", "u1"), ("delay", "u1")],
+        TileKind::Switch => &[
+            ("number", "u1"),
+            ("type", "u1"),
+            ("flags", "u1"),
+            ("delay", "u1"),
+        ],
         TileKind::Tune => &[("number", "u1"), ("type", "u1")],
     };
     let np = py.import("numpy")?;
@@ -187,7 +199,9 @@ impl Map {
         let list = PyList::empty(py);
         for item in df.items() {
             let data: Vec<i32> = item.data().iter().map(|v| v.get()).collect();
-            list.append(dict!(py, {"type_id" => item.type_id(), "id" => item.id(), "data" => data})?)?;
+            list.append(
+                dict!(py, {"type_id" => item.type_id(), "id" => item.id(), "data" => data})?,
+            )?;
         }
         Ok(list.unbind())
     }
@@ -199,6 +213,31 @@ impl Map {
     /// The raw bytes of the datafile.
     fn to_bytes(&self, py: Python<'_>) -> Py<PyBytes> {
         self.bytes.clone_ref(py)
+    }
+
+    /// The names of the Arrow tables of this format (`to_arrow`).
+    #[getter]
+    fn tables(&self) -> Vec<&'static str> {
+        crate::arrow::tables(gamefmt::Format::Datafile)
+    }
+
+    /// Table `table` (one of `tables`) as an Arrow stream, the same table
+    /// as `gamefmt-export` writes: give it to `pyarrow.table`,
+    /// `polars.DataFrame`, duckdb, … (Arrow PyCapsule interface).
+    #[pyo3(name = "to_arrow", signature = (table, batch_rows = crate::arrow::BATCH_ROWS))]
+    fn arrow_table(
+        &mut self,
+        py: Python<'_>,
+        table: &str,
+        batch_rows: usize,
+    ) -> PyResult<crate::arrow::ArrowStream> {
+        crate::arrow::to_arrow(
+            py,
+            &mut self.input,
+            gamefmt::Format::Datafile,
+            table,
+            batch_rows,
+        )
     }
 
     fn __repr__(&self) -> String {

@@ -4,8 +4,8 @@
 use std::collections::VecDeque;
 
 use gamefmt::slippi::{
-    ClosedFrame, Event, FrameGrouper, GameStart, Item, Metadata, PostFrame, PreFrame, Reader, SlippiView,
-    character_name, internal_character_name, stage_name,
+    ClosedFrame, Event, FrameGrouper, GameStart, Item, Metadata, PostFrame, PreFrame, Reader,
+    SlippiView, character_name, internal_character_name, stage_name,
     ubjson::{self, Value},
 };
 use gamefmt::stream::End;
@@ -65,7 +65,11 @@ fn players<'py>(py: Python<'py>, g: &GameStart<'_>) -> PyResult<Bound<'py, PyLis
 }
 
 /// Game Start as the replay's header.
-fn game_start<'py>(py: Python<'py>, g: &GameStart<'_>, raw_len: u32) -> PyResult<Bound<'py, PyDict>> {
+fn game_start<'py>(
+    py: Python<'py>,
+    g: &GameStart<'_>,
+    raw_len: u32,
+) -> PyResult<Bound<'py, PyDict>> {
     dict!(py, {
         "raw_len" => raw_len,
         "version" => g.version().map(|v| v.to_string()),
@@ -86,10 +90,15 @@ fn ubjson_value(py: Python<'_>, v: Value<'_>) -> PyResult<PyObject> {
         Value::Bool(b) => b.into_pyobject(py)?.to_owned().into_any().unbind(),
         Value::Int(i) => i.into_pyobject(py)?.into_any().unbind(),
         Value::Float(f) => f.into_pyobject(py)?.into_any().unbind(),
-        Value::Char(c) => char::from(c).to_string().into_pyobject(py)?.into_any().unbind(),
-        Value::Str(s) | Value::HighPrecision(s) => {
-            String::from_utf8_lossy(s).into_pyobject(py)?.into_any().unbind()
-        }
+        Value::Char(c) => char::from(c)
+            .to_string()
+            .into_pyobject(py)?
+            .into_any()
+            .unbind(),
+        Value::Str(s) | Value::HighPrecision(s) => String::from_utf8_lossy(s)
+            .into_pyobject(py)?
+            .into_any()
+            .unbind(),
         Value::Array(c) => {
             let list = PyList::empty(py);
             for entry in c.entries() {
@@ -146,7 +155,12 @@ fn post_frame<'py>(py: Python<'py>, e: &PostFrame<'_>) -> PyResult<Bound<'py, Py
 }
 
 /// One event as a dict: `kind`, `code`, `offset` and its fields.
-fn event<'py>(py: Python<'py>, offset: usize, raw_len: u32, e: &Event<'_>) -> PyResult<Bound<'py, PyDict>> {
+fn event<'py>(
+    py: Python<'py>,
+    offset: usize,
+    raw_len: u32,
+    e: &Event<'_>,
+) -> PyResult<Bound<'py, PyDict>> {
     let d = match e {
         Event::EventPayloads(p) => {
             dict!(py, {"kind" => "event_payloads", "commands" => p.entries().count()})?
@@ -252,7 +266,11 @@ impl Replay {
         let events = Self::events(slf.clone())?;
         let events = events.bind(py);
         while events.borrow_mut().next_event(py)?.is_some() {}
-        let m = slf.borrow().metadata.as_ref().and_then(|m| m.as_ref().map(|m| m.clone_ref(py)));
+        let m = slf
+            .borrow()
+            .metadata
+            .as_ref()
+            .and_then(|m| m.as_ref().map(|m| m.clone_ref(py)));
         Ok(m.unwrap_or_else(|| py.None()))
     }
 
@@ -307,6 +325,31 @@ impl Replay {
                 open: None,
                 ready: VecDeque::new(),
             },
+        )
+    }
+
+    /// The names of the Arrow tables of this format (`to_arrow`).
+    #[getter]
+    fn tables(&self) -> Vec<&'static str> {
+        crate::arrow::tables(gamefmt::Format::Slippi)
+    }
+
+    /// Table `table` (one of `tables`) as an Arrow stream, the same table
+    /// as `gamefmt-export` writes: give it to `pyarrow.table`,
+    /// `polars.DataFrame`, duckdb, … (Arrow PyCapsule interface).
+    #[pyo3(name = "to_arrow", signature = (table, batch_rows = crate::arrow::BATCH_ROWS))]
+    fn arrow_table(
+        &mut self,
+        py: Python<'_>,
+        table: &str,
+        batch_rows: usize,
+    ) -> PyResult<crate::arrow::ArrowStream> {
+        crate::arrow::to_arrow(
+            py,
+            &mut self.input,
+            gamefmt::Format::Slippi,
+            table,
+            batch_rows,
         )
     }
 

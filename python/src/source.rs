@@ -62,7 +62,9 @@ impl Source {
                 .and_then(|s| s.is_truthy())
                 .unwrap_or(false);
             let start = if seekable {
-                src.call_method0(intern!(py, "tell")).ok().map(Bound::unbind)
+                src.call_method0(intern!(py, "tell"))
+                    .ok()
+                    .map(Bound::unbind)
             } else {
                 None
             };
@@ -236,6 +238,18 @@ impl Input {
             Some(s) => Ok(s),
             None => self.source.open(py),
         }
+    }
+
+    /// A pass that never needs the GIL, for readers that decode on
+    /// threads of their own (`to_arrow`): a path is reopened; other
+    /// sources are read into memory first.
+    pub fn gil_free_stream(&mut self, py: Python<'_>) -> PyResult<Stream> {
+        if let Source::Path(_) = self.source {
+            self.pending = None;
+            return self.source.open(py);
+        }
+        let bytes = self.read_all(py)?;
+        Ok(Box::new(io::Cursor::new(bytes.as_bytes(py).to_vec())))
     }
 
     /// The whole content (datafiles, and facts read from the whole file).

@@ -83,12 +83,25 @@ fn ex_fields<'py>(py: Python<'py>, ex: &ExMessage<'_>) -> PyResult<Bound<'py, Py
         ExMessage::DdnetVersionOld { cid, version } => {
             dict!(py, {"cid" => cid, "version" => version})
         }
-        ExMessage::DdnetVersion { cid, connection_id, version, version_str } => dict!(py, {
+        ExMessage::DdnetVersion {
+            cid,
+            connection_id,
+            version,
+            version_str,
+        } => dict!(py, {
             "cid" => cid, "connection_id" => connection_id.to_string(),
             "version" => version, "version_str" => text(py, version_str),
         }),
-        ExMessage::AuthInit { cid, level, auth_name }
-        | ExMessage::AuthLogin { cid, level, auth_name } => {
+        ExMessage::AuthInit {
+            cid,
+            level,
+            auth_name,
+        }
+        | ExMessage::AuthLogin {
+            cid,
+            level,
+            auth_name,
+        } => {
             dict!(py, {"cid" => cid, "level" => level, "auth_name" => text(py, auth_name)})
         }
         ExMessage::AuthLogout { cid }
@@ -97,8 +110,16 @@ fn ex_fields<'py>(py: Python<'py>, ex: &ExMessage<'_>) -> PyResult<Bound<'py, Py
         | ExMessage::PlayerReady { cid }
         | ExMessage::PlayerRejoin { cid } => dict!(py, {"cid" => cid}),
         ExMessage::PlayerSwitch { cid1, cid2 } => dict!(py, {"cid1" => cid1, "cid2" => cid2}),
-        ExMessage::SaveSuccess { team, save_id, save }
-        | ExMessage::LoadSuccess { team, save_id, save } => dict!(py, {
+        ExMessage::SaveSuccess {
+            team,
+            save_id,
+            save,
+        }
+        | ExMessage::LoadSuccess {
+            team,
+            save_id,
+            save,
+        } => dict!(py, {
             "team" => team, "save_id" => save_id.to_string(), "save" => text(py, save),
         }),
         ExMessage::SaveFailure { team } | ExMessage::LoadFailure { team } => {
@@ -119,7 +140,11 @@ fn ex_fields<'py>(py: Python<'py>, ex: &ExMessage<'_>) -> PyResult<Bound<'py, Py
 }
 
 /// One record as a dict.
-fn record<'py>(py: Python<'py>, r: &Record<'_>, player: Option<&[u8]>) -> PyResult<Bound<'py, PyDict>> {
+fn record<'py>(
+    py: Python<'py>,
+    r: &Record<'_>,
+    player: Option<&[u8]>,
+) -> PyResult<Bound<'py, PyDict>> {
     let d = dict!(py, {
         "kind" => r.message.kind().name(),
         "tick" => r.tick,
@@ -155,7 +180,12 @@ fn record<'py>(py: Python<'py>, r: &Record<'_>, player: Option<&[u8]>) -> PyResu
             d.set_item("cid", cid)?;
             d.set_item("reason", text(py, reason))?;
         }
-        Message::ConsoleCommand { cid, flags, cmd, args } => {
+        Message::ConsoleCommand {
+            cid,
+            flags,
+            cmd,
+            args,
+        } => {
             d.set_item("cid", cid)?;
             d.set_item("flags", flags)?;
             d.set_item("source", CommandSource::of(cid, flags).name())?;
@@ -233,6 +263,31 @@ impl Teehistorian {
 
     fn __iter__(slf: Bound<'_, Self>) -> PyResult<Py<Records>> {
         Self::records(slf)
+    }
+
+    /// The names of the Arrow tables of this format (`to_arrow`).
+    #[getter]
+    fn tables(&self) -> Vec<&'static str> {
+        crate::arrow::tables(gamefmt::Format::Teehistorian)
+    }
+
+    /// Table `table` (one of `tables`) as an Arrow stream, the same table
+    /// as `gamefmt-export` writes: give it to `pyarrow.table`,
+    /// `polars.DataFrame`, duckdb, … (Arrow PyCapsule interface).
+    #[pyo3(name = "to_arrow", signature = (table, batch_rows = crate::arrow::BATCH_ROWS))]
+    fn arrow_table(
+        &mut self,
+        py: Python<'_>,
+        table: &str,
+        batch_rows: usize,
+    ) -> PyResult<crate::arrow::ArrowStream> {
+        crate::arrow::to_arrow(
+            py,
+            &mut self.input,
+            gamefmt::Format::Teehistorian,
+            table,
+            batch_rows,
+        )
     }
 
     fn __repr__(&self) -> String {
