@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Peak RSS of `gamefmt inspect|validate|dump` on large stream files, to
-# check that the CLI reads them in constant memory (target: <= 16 MB
-# whatever the size). Slow: run by hand, not in CI.
+# Peak RSS of `gamefmt inspect|validate|dump|export` on large stream
+# files, to check that the CLI reads them in constant memory (target:
+# <= 16 MB whatever the size). `export` writes Parquet into $RSS_DIR/out
+# through gamefmt-export (gamefmt-arrow), whose RSS /usr/bin/time counts
+# (the largest of the process and its children). Slow: run by hand, not
+# in CI.
 #
 #   benches/rss.sh [MB...]        default: 1024 (one ~1 GB file per format)
 #
@@ -21,10 +24,11 @@ corpus=../shared/corpus
 dir=${RSS_DIR:-/tmp/gamefmt-rss}
 sizes=("${@:-1024}")
 mkdir -p "$dir"
-trap 'rm -f "$dir"/big.*' EXIT
+trap 'rm -rf "$dir"/big.* "$dir/out"' EXIT
 
 nice cargo build -q --release --features cli --bin gamefmt \
     --example teehistorian --example large_streams
+nice cargo build -q --release -p gamefmt-arrow --bin gamefmt-export
 bin=target/release
 
 echo "| format | file MB | command | peak RSS (KiB) | wall (s) |"
@@ -37,8 +41,11 @@ for mb in "${sizes[@]}"; do
         "$corpus/teeworlds/demos/ddnet-server__dm1-30s-6bots-2dummies.demo" >/dev/null
     for f in big.teehistorian big.slp big.demo; do
         size=$(($(stat -c %s "$dir/$f") >> 20))
-        for cmd in inspect validate dump; do
-            /usr/bin/time -v -o "$dir/time.txt" "$bin/gamefmt" "$cmd" "$dir/$f" >/dev/null
+        for cmd in inspect validate dump export; do
+            args=("$cmd" "$dir/$f")
+            [ "$cmd" = export ] && args=(export "$dir/out" "$dir/$f")
+            /usr/bin/time -v -o "$dir/time.txt" "$bin/gamefmt" "${args[@]}" >/dev/null 2>&1
+            rm -rf "$dir/out"
             rss=$(awk -F': ' '/Maximum resident/ {print $2}' "$dir/time.txt")
             wall=$(awk -F': ' '/Elapsed/ {print $2}' "$dir/time.txt")
             echo "| ${f#big.} | $size | $cmd | $rss | $wall |"

@@ -72,11 +72,8 @@ pub fn run(
     let mut owned = OwnedBuffers::new();
     let mut rec = Reconstructor::new(owned.buffers(), sizes);
     let mut tick = None;
-    loop {
-        let chunk = match reader.next() {
-            Some(chunk) => chunk?,
-            None => break,
-        };
+    while let Some(chunk) = reader.next() {
+        let chunk = chunk?;
         if let Chunk::Tick { tick: t, .. } = chunk {
             tick = Some(t);
         }
@@ -100,11 +97,11 @@ pub fn run(
             t.data.append_value(bytes);
             emit.flush(Table::DemoMessages, Some(t), false)?;
         }
-        if let Some(frame) = rec.push(&chunk)? {
-            if let Some(t) = items.as_mut() {
-                snapshot_rows(t, file, &frame);
-                emit.flush(Table::DemoSnapshotItems, Some(t), false)?;
-            }
+        if let Some(frame) = rec.push(&chunk)?
+            && let Some(t) = items.as_mut()
+        {
+            snapshot_rows(t, file, &frame);
+            emit.flush(Table::DemoSnapshotItems, Some(t), false)?;
         }
     }
     if let (Some(frame), Some(t)) = (rec.finish(), items.as_mut()) {

@@ -24,7 +24,7 @@
 //!
 //! `gamefmt-export --to parquet OUT_DIR INPUTS...` (also reached as
 //! `gamefmt export`) writes each table of each input to
-//! `OUT_DIR/format=FORMAT/table=TABLE/part-NNNNNN-STEM.parquet` (Hive
+//! `OUT_DIR/format=FORMAT/table=TABLE/part-NAME-0000.parquet` (Hive
 //! layout: DuckDB, Polars and Spark read `OUT_DIR` as one dataset, with
 //! `format` and `table` as partition columns); `--to arrow` writes Arrow
 //! IPC files (`.arrow`) in the same layout. Every table's first column,
@@ -65,7 +65,9 @@ use gamefmt::Format;
 use crate::source::{Source, Stepped, Threaded};
 
 pub use error::Error;
-pub use write::{Dataset, OutputFormat, ROW_GROUP_ROWS, Written};
+pub use write::{
+    Dataset, OutputFormat, PAGE_BYTES, PART_ROWS, ROW_GROUP_BYTES, ROW_GROUP_ROWS, Written,
+};
 
 /// One table of the export: its format and name give its folder
 /// (`format=FORMAT/table=NAME`), [`Table::schema`] its columns.

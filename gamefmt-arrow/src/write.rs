@@ -15,7 +15,7 @@ use arrow::ipc::writer::FileWriter;
 use arrow::record_batch::RecordBatch;
 use parquet::arrow::ArrowWriter;
 use parquet::basic::Compression;
-use parquet::file::properties::WriterProperties;
+use parquet::file::properties::{EnabledStatistics, WriterProperties};
 
 use crate::{Error, Table, export};
 
@@ -39,9 +39,27 @@ impl OutputFormat {
     }
 }
 
-/// Rows a Parquet row group holds at most (with the batches of
-/// [`Dataset::write`], this bounds the writer's memory).
+/// Rows a Parquet row group holds at most.
 pub const ROW_GROUP_ROWS: usize = 1 << 17;
+/// Encoded bytes a Parquet row group holds at most: the writer keeps the
+/// open row group in memory, so this (with small pages) bounds it.
+pub const ROW_GROUP_BYTES: usize = 1 << 20;
+/// Bytes a Parquet data or dictionary page holds at most (one of each is
+/// open per column while writing).
+pub const PAGE_BYTES: usize = 64 << 10;
+
+/// Rows a part file holds at least before the next one starts (each file
+/// of a Parquet writer keeps its row groups' metadata until it closes).
+pub const PART_ROWS: u64 = 1 << 20;
+
+/// One table's open part file.
+struct Open {
+    tmp: PathBuf,
+    path: PathBuf,
+    writer: Writer,
+    rows: u64,
+    seq: u32,
+}
 
 /// One table's file being written.
 enum Writer {
@@ -58,6 +76,12 @@ impl Writer {
                 let props = WriterProperties::builder()
                     .set_compression(Compression::SNAPPY)
                     .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
+                    .set_max_row_group_bytes(Some(ROW_GROUP_BYTES))
+                    .set_data_page_size_limit(PAGE_BYTES)
+                    .set_dictionary_page_size_limit(PAGE_BYTES)
+                    .set_dictionary_enabled(false)
+                    .set_column_dictionary_enabled("file".into(), true)
+                    .set_statistics_enabled(EnabledStatistics::Chunk)
                     .build();
                 Self::Parquet(ArrowWriter::try_new(file, schema, Some(props))?)
             }
@@ -108,11 +132,11 @@ impl Dataset {
         }
     }
 
-    /// Where `table`'s part `part` goes.
+    /// Where file `seq` (from 0) of `table`'s part `part` goes.
     #[must_use]
-    pub fn path(&self, table: Table, part: &str) -> PathBuf {
+    pub fn path(&self, table: Table, part: &str, seq: u32) -> PathBuf {
         self.folder(table)
-            .join(format!("part-{part}.{}", self.format.extension()))
+            .join(format!("part-{part}-{seq:04}.{}", self.format.extension()))
     }
 
     fn folder(&self, table: Table) -> PathBuf {
@@ -122,9 +146,11 @@ impl Dataset {
     }
 
     /// Decodes `input` once ([`export`]) and writes each of its tables to
-    /// its part `part` (a name no other input of the dataset uses), in
-    /// batches of `batch_rows` rows; `file` fills the `file` column. A
-    /// table without rows gets no file.
+    /// its parts `part-PART-0000.EXT`, `-0001`, ... (`part` is a name no
+    /// other input of the dataset uses; a new part starts every
+    /// [`PART_ROWS`] rows, so that a writer's metadata stays bounded
+    /// whatever the input's size), in batches of `batch_rows` rows; `file`
+    /// fills the `file` column. A table without rows gets no file.
     ///
     /// # Errors
     /// As [`export`], or a file cannot be written; the input's files are
@@ -136,33 +162,56 @@ impl Dataset {
         part: &str,
         batch_rows: usize,
     ) -> Result<Written, Error> {
-        let mut writers: BTreeMap<Table, (PathBuf, Writer)> = BTreeMap::new();
+        let mut open: BTreeMap<Table, Open> = BTreeMap::new();
+        // Finished files, still under their temporary names.
+        let mut closed: Vec<(PathBuf, PathBuf)> = Vec::new();
         let mut written = Written::default();
         let result = export(input, Some(file), batch_rows, &mut |table, batch| {
+            let n = u64::try_from(batch.num_rows()).unwrap_or(u64::MAX);
             let rows = written.rows.entry(table).or_default();
-            *rows = rows.saturating_add(u64::try_from(batch.num_rows()).unwrap_or(u64::MAX));
-            if let Some((_, w)) = writers.get_mut(&table) {
-                return w.write(&batch);
-            }
-            let folder = self.folder(table);
-            fs::create_dir_all(&folder)?;
-            let tmp = folder.join(format!(".part-{part}.tmp"));
-            let mut w = Writer::create(&tmp, table, self.format)?;
-            w.write(&batch)?;
-            writers.insert(table, (tmp, w));
-            Ok(())
+            *rows = rows.saturating_add(n);
+            let full = open.get(&table).is_some_and(|o| o.rows >= PART_ROWS);
+            let seq = match open.remove(&table) {
+                Some(o) if full => {
+                    o.writer.close()?;
+                    closed.push((o.tmp, o.path));
+                    o.seq.saturating_add(1)
+                }
+                Some(o) => {
+                    open.insert(table, o);
+                    0
+                }
+                None => 0,
+            };
+            let o = match open.entry(table) {
+                std::collections::btree_map::Entry::Occupied(o) => o.into_mut(),
+                std::collections::btree_map::Entry::Vacant(v) => {
+                    let folder = self.folder(table);
+                    fs::create_dir_all(&folder)?;
+                    let tmp = folder.join(format!(".part-{part}-{seq:04}.tmp"));
+                    let writer = Writer::create(&tmp, table, self.format)?;
+                    v.insert(Open {
+                        tmp,
+                        path: self.path(table, part, seq),
+                        writer,
+                        rows: 0,
+                        seq,
+                    })
+                }
+            };
+            o.rows = o.rows.saturating_add(n);
+            o.writer.write(&batch)
         });
         let mut outcome = result.map(|_| ());
-        let mut done = Vec::new();
-        for (table, (tmp, w)) in writers {
+        for o in open.into_values() {
             if outcome.is_ok() {
-                outcome = w.close();
+                outcome = o.writer.close();
             }
-            done.push((table, tmp));
+            closed.push((o.tmp, o.path));
         }
-        for (table, tmp) in done {
+        for (tmp, path) in closed {
             let renamed = match outcome {
-                Ok(()) => fs::rename(&tmp, self.path(table, part)).map_err(Error::from),
+                Ok(()) => fs::rename(&tmp, path).map_err(Error::from),
                 Err(_) => fs::remove_file(&tmp).map_err(Error::from),
             };
             if outcome.is_ok() {

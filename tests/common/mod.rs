@@ -4,11 +4,22 @@
 use std::path::{Path, PathBuf};
 
 /// The corpus root: `$GAMEFMT_CORPUS`, or `../shared/corpus` beside the
-/// crate. `None` (after printing a SKIPPED line naming `test`) when absent.
+/// crate (or beside the workspace, for a member crate). `None` (after printing a SKIPPED line naming `test`) when absent.
 pub fn corpus_dir(test: &str) -> Option<PathBuf> {
     let dir = match std::env::var_os("GAMEFMT_CORPUS") {
         Some(d) => PathBuf::from(d),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"),
+        None => {
+            // Beside the crate, or beside the workspace for a member crate
+            // (gamefmt-arrow) that includes this module.
+            let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+            let near = root.join("../shared/corpus");
+            let far = root.join("../../shared/corpus");
+            if !near.is_dir() && far.is_dir() {
+                far
+            } else {
+                near
+            }
+        }
     };
     if dir.is_dir() {
         Some(dir)

@@ -52,7 +52,7 @@ enum Command {
         #[arg(long, value_enum, default_value = "parquet")]
         to: To,
         /// Rows per batch (and at most per Parquet page run).
-        #[arg(long, default_value_t = 65_536)]
+        #[arg(long, default_value_t = 8192)]
         batch_rows: usize,
         /// Files decoded at once (default: one per core).
         #[arg(long, short = 'j')]

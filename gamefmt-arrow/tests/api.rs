@@ -1,0 +1,213 @@
+//! The library API on the crate's own sample files (no corpus needed):
+//! `table_reader` against the slice iterators' counts, one decode feeding
+//! every table, errors with the core's byte offset, and the Parquet and
+//! Arrow IPC files of a `Dataset` read back.
+#![allow(
+    clippy::unwrap_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "test"
+)]
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::Cursor;
+
+use arrow::array::{Array, AsArray};
+use arrow::datatypes::{Int32Type, UInt8Type};
+use gamefmt::teehistorian::{Message, TeehistorianIter};
+use gamefmt_arrow::{Dataset, Error, OutputFormat, RecordBatch, Table, export, table_reader};
+
+fn batches(bytes: &'static [u8], table: Table, rows: usize) -> Vec<RecordBatch> {
+    table_reader(Cursor::new(bytes), table, rows)
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
+fn rows(b: &[RecordBatch]) -> usize {
+    b.iter().map(RecordBatch::num_rows).sum()
+}
+
+#[test]
+fn slippi_sample_frames_and_games() {
+    let view = gamefmt::slippi::SlippiView::parse(gamefmt::slippi::SAMPLE).unwrap();
+    let frames = batches(gamefmt::slippi::SAMPLE, Table::SlippiFrames, 100);
+    // One frame, two ports.
+    assert_eq!(rows(&frames), 2);
+    let ports = frames[0]
+        .column_by_name("port")
+        .unwrap()
+        .as_primitive::<UInt8Type>();
+    assert_eq!(ports.values().to_vec(), [1, 2]);
+    let frame = frames[0]
+        .column_by_name("frame")
+        .unwrap()
+        .as_primitive::<Int32Type>();
+    assert_eq!(frame.value(0), -123);
+    let games = batches(gamefmt::slippi::SAMPLE, Table::SlippiGames, 100);
+    assert_eq!(rows(&games), 1);
+    let stage = games[0].column_by_name("stage").unwrap();
+    let want = view.game_start().unwrap().stage().unwrap();
+    assert_eq!(
+        stage
+            .as_primitive::<arrow::datatypes::UInt16Type>()
+            .value(0),
+        want
+    );
+    // The winners as SlippiView tells them (port 1).
+    let winners = games[0]
+        .column_by_name("winner_ports")
+        .unwrap()
+        .as_list::<i32>();
+    let ports = winners.value(0);
+    let ports: Vec<i32> = ports.as_primitive::<Int32Type>().values().to_vec();
+    let want: Vec<i32> = view
+        .winners()
+        .iter()
+        .map(|w| i32::from(w.player_index) + 1)
+        .collect();
+    assert_eq!(ports, want);
+    assert!(games[0].column_by_name("file").unwrap().is_null(0));
+}
+
+#[test]
+fn teehistorian_sample_counts_match_the_slice_iterator() {
+    let sample = gamefmt::teehistorian::SAMPLE;
+    let mut want: BTreeMap<&str, usize> = BTreeMap::new();
+    for record in TeehistorianIter::new(sample).unwrap() {
+        let key = match record.unwrap().message {
+            Message::InputNew { .. } | Message::InputDiff { .. } => "inputs",
+            Message::PlayerNew { .. } | Message::PlayerDiff { .. } | Message::PlayerOld { .. } => {
+                "positions"
+            }
+            Message::TickSkip { .. } => continue,
+            _ => "events",
+        };
+        *want.entry(key).or_default() += 1;
+    }
+    assert!(want["positions"] > 0 && want["events"] > 0, "{want:?}");
+    for (table, key) in [
+        (Table::TeehistorianPositions, "positions"),
+        (Table::TeehistorianEvents, "events"),
+        (Table::TeehistorianInputs, "inputs"),
+    ] {
+        // Batches of 7 rows: the last one holds the rest.
+        let b = batches(sample, table, 7);
+        assert_eq!(rows(&b), want.get(key).copied().unwrap_or(0), "{key}");
+        assert!(b.iter().all(|b| b.num_rows() <= 7));
+    }
+}
+
+#[test]
+fn one_decode_feeds_every_table_of_the_format() {
+    let mut seen: BTreeMap<Table, usize> = BTreeMap::new();
+    let format = export(
+        Cursor::new(gamefmt::teehistorian::SAMPLE),
+        Some("sample"),
+        1000,
+        &mut |table, batch| {
+            *seen.entry(table).or_default() += batch.num_rows();
+            Ok(())
+        },
+    )
+    .unwrap();
+    assert_eq!(format, gamefmt::Format::Teehistorian);
+    for (&table, &n) in &seen {
+        assert_eq!(table.format(), "teehistorian");
+        assert_eq!(
+            n,
+            rows(&batches(gamefmt::teehistorian::SAMPLE, table, 1000))
+        );
+    }
+    assert_eq!(seen.get(&Table::TeehistorianGames), Some(&1));
+}
+
+#[test]
+fn errors_carry_the_core_offset() {
+    // Damage to the sample (bytes of its events set to 0xFF): the same
+    // error, at the same offset, as the slice iterator over the file in
+    // memory finds.
+    let mut damaged = 0;
+    for i in 15..60 {
+        let mut bad = gamefmt::slippi::SAMPLE.to_vec();
+        bad[i] = 0xFF;
+        let want = gamefmt::slippi::Frames::new(&bad)
+            .find_map(Result::err)
+            .map(|e| e.offset);
+        let got = table_reader(Cursor::new(bad), Table::SlippiFrames, 10)
+            .map_or_else(Some, |r| {
+                r.filter_map(Result::err).next().map(|e| match e {
+                    arrow::error::ArrowError::ExternalError(e) => *e.downcast::<Error>().unwrap(),
+                    e => panic!("{e}"),
+                })
+            })
+            .and_then(|e| e.offset());
+        assert_eq!(got, want, "byte {i}");
+        damaged += usize::from(want.is_some());
+    }
+    assert!(damaged > 20, "{damaged}");
+    assert!(matches!(
+        table_reader(
+            Cursor::new(b"nothing we know".to_vec()),
+            Table::SlippiGames,
+            10
+        ),
+        Err(Error::UnknownFormat)
+    ));
+    assert!(matches!(
+        table_reader(Cursor::new(gamefmt::slippi::SAMPLE), Table::MapTiles, 10),
+        Err(Error::WrongFormat { .. })
+    ));
+}
+
+#[test]
+fn parquet_and_arrow_files_hold_the_batches() {
+    let dir = std::env::temp_dir().join(format!("gamefmt-arrow-api-{}", std::process::id()));
+    let want = batches(
+        gamefmt::teehistorian::SAMPLE,
+        Table::TeehistorianPositions,
+        1 << 16,
+    );
+    for format in [OutputFormat::Parquet, OutputFormat::Arrow] {
+        let dataset = Dataset::new(&dir, format);
+        let written = dataset
+            .write(
+                Cursor::new(gamefmt::teehistorian::SAMPLE),
+                "sample",
+                "p1",
+                1 << 16,
+            )
+            .unwrap();
+        assert_eq!(
+            written.rows[&Table::TeehistorianPositions],
+            rows(&want) as u64
+        );
+        let path = dataset.path(Table::TeehistorianPositions, "p1", 0);
+        assert!(path.ends_with(format!(
+            "format=teehistorian/table=positions/part-p1-0000.{}",
+            format.extension()
+        )));
+        let file = File::open(&path).unwrap();
+        let got: Vec<RecordBatch> = match format {
+            OutputFormat::Parquet => {
+                parquet::arrow::arrow_reader::ParquetRecordBatchReader::try_new(file, 1 << 16)
+                    .unwrap()
+                    .collect::<Result<_, _>>()
+                    .unwrap()
+            }
+            OutputFormat::Arrow => arrow::ipc::reader::FileReader::try_new(file, None)
+                .unwrap()
+                .collect::<Result<_, _>>()
+                .unwrap(),
+        };
+        let got = arrow::compute::concat_batches(&got[0].schema(), &got).unwrap();
+        let mut expected = arrow::compute::concat_batches(&want[0].schema(), &want).unwrap();
+        // The file column is filled by the dataset, null from table_reader.
+        assert_eq!(got.column(0).as_string::<i32>().value(0), "sample");
+        let columns: Vec<_> = (1..got.num_columns()).collect();
+        expected = expected.project(&columns).unwrap();
+        assert_eq!(got.project(&columns).unwrap(), expected);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
