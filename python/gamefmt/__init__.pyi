@@ -1,7 +1,7 @@
 """Type stubs of gamefmt (the native module gamefmt._gamefmt)."""
 
 import os
-from typing import IO, Any, Iterator, Literal, Protocol, Union
+from typing import IO, Any, Iterator, Literal, Union
 
 Source = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, IO[bytes]]
 Record = dict[str, Any]
@@ -26,16 +26,30 @@ class UsageError(Error):
     over a file-like object that cannot seek."""
 
 class ArrowStream:
-    """One table as an Arrow stream (Arrow PyCapsule interface); consumed once."""
+    """One table as Arrow data (Arrow PyCapsule interface); each read decodes again."""
 
     def __arrow_c_stream__(self, requested_schema: object | None = None) -> object: ...
+    def __arrow_c_schema__(self) -> object: ...
 
-class _Tables(Protocol):
+class _File:
+    """What every format's class offers."""
+
+    @property
+    def header(self) -> Record:
+        """The file's header as a dict (per format: see the class)."""
+    @property
+    def metadata(self) -> Record | None:
+        """Metadata beyond the header (the header again where there is none)."""
     @property
     def tables(self) -> list[str]:
         """The names of this format's Arrow tables."""
     def to_arrow(self, table: str, batch_rows: int = 65536) -> ArrowStream:
-        """Table `table` as an Arrow stream, the same table gamefmt-export writes."""
+        """Table `table` as Arrow data, the same table gamefmt-export writes."""
+
+class _Stream(_File):
+    @property
+    def end(self) -> End | None:
+        """How the last complete pass ended (None before one ended)."""
 
 class Events(Iterator[Record]):
     def __next__(self) -> Record: ...
@@ -49,72 +63,48 @@ class Records(Iterator[Record]):
 class Chunks(Iterator[Record]):
     def __next__(self) -> Record: ...
 
-class Replay(_Tables):
-    """A Slippi .slp replay."""
+class Replay(_Stream):
+    """A Slippi .slp replay. header: Game Start (version, stage, stage_name,
+    is_pal, players, raw_len, ...); metadata: the metadata element after the
+    events, None when absent."""
 
     @property
     def format(self) -> Literal["slippi"]: ...
     @property
-    def header(self) -> Record:
-        """Game Start: version, stage, stage_name, is_pal, players, raw_len, ..."""
-    @property
-    def metadata(self) -> Record | None:
-        """The metadata element after the events (None when absent)."""
-    @property
     def winners(self) -> list[Record]:
         """Winning ports with positions: [{"port": 1, "position": 0}]."""
-    @property
-    def end(self) -> End | None:
-        """How the last complete pass ended."""
     def events(self) -> Events:
         """The events as dicts, in stream order."""
     def frames(self) -> Frames:
         """The frames: {"frame", "rollback", "start", "players", "items", "end"}."""
     def __iter__(self) -> Events: ...
 
-class Teehistorian(_Tables):
-    """A DDNet teehistorian recording."""
+class Teehistorian(_Stream):
+    """A DDNet teehistorian recording. header: the JSON header."""
 
     @property
     def format(self) -> Literal["teehistorian"]: ...
-    @property
-    def header(self) -> Record:
-        """The JSON header."""
-    @property
-    def metadata(self) -> Record: ...
-    @property
-    def end(self) -> End | None: ...
     def records(self) -> Records:
         """The records as dicts: kind, tick, offset, fields, player."""
     def __iter__(self) -> Records: ...
 
-class Demo(_Tables):
-    """A Teeworlds/DDNet demo."""
+class Demo(_Stream):
+    """A Teeworlds/DDNet demo. header: version, net_version, map_name,
+    map_size, map_crc, map_sha256, type, length_seconds, timestamp, markers."""
 
     @property
     def format(self) -> Literal["demo"]: ...
-    @property
-    def header(self) -> Record:
-        """version, net_version, map_name, map_size, map_crc, map_sha256, type, ..."""
-    @property
-    def metadata(self) -> Record: ...
-    @property
-    def end(self) -> End | None: ...
     def chunks(self, snapshots: bool = False) -> Chunks:
         """The chunks as dicts; with snapshots, the rebuilt snapshot's items."""
     def __iter__(self) -> Chunks: ...
 
-class Map(_Tables):
-    """A Teeworlds/DDNet map (any datafile)."""
+class Map(_File):
+    """A Teeworlds/DDNet map (any datafile). header: version, item_types,
+    items, data, size; metadata: the info item (author, map_version,
+    credits, license, settings) and the map version."""
 
     @property
     def format(self) -> Literal["map"]: ...
-    @property
-    def header(self) -> Record:
-        """version, item_types, items, data, size."""
-    @property
-    def metadata(self) -> Record:
-        """The info item: author, map_version, credits, license, settings; version."""
     @property
     def layers(self) -> list[Record]:
         """index, group, kind, name, detail; tile_kind, width, height, ... for tile layers."""

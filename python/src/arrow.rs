@@ -4,16 +4,16 @@
 //! pyarrow, polars and duckdb read it without a pinned pyarrow.
 
 use std::ffi::CString;
-use std::sync::Mutex;
 
+use arrow::ffi::FFI_ArrowSchema;
 use arrow::ffi_stream::FFI_ArrowArrayStream;
 use gamefmt::Format;
-use gamefmt_arrow::{RecordBatchReader, Table};
+use gamefmt_arrow::Table;
 use pyo3::prelude::*;
 use pyo3::types::PyCapsule;
 
 use crate::error;
-use crate::source::Input;
+use crate::source::{Input, Replayable};
 
 /// Rows per batch unless told otherwise.
 pub const BATCH_ROWS: usize = 65_536;
@@ -49,7 +49,38 @@ fn export_error(e: gamefmt_arrow::Error) -> PyErr {
     }
 }
 
-/// Streams table `name` of a pass over `input`, `batch_rows` rows a batch.
+/// `tables` and `to_arrow` for a format's class (which has an `input`).
+macro_rules! arrow_methods {
+    ($class:ty, $format:expr) => {
+        #[pyo3::pymethods]
+        impl $class {
+            /// The names of the Arrow tables of this format (`to_arrow`).
+            #[getter]
+            fn tables(&self) -> Vec<&'static str> {
+                crate::arrow::tables($format)
+            }
+
+            /// Table `table` (one of `tables`) as Arrow data, the same
+            /// table as `gamefmt-export` writes: give it to
+            /// `pyarrow.table`, `polars.DataFrame`, duckdb, … (Arrow
+            /// PyCapsule interface).
+            #[pyo3(name = "to_arrow", signature = (table, batch_rows = crate::arrow::BATCH_ROWS))]
+            fn arrow_table(
+                &mut self,
+                py: pyo3::Python<'_>,
+                table: &str,
+                batch_rows: usize,
+            ) -> pyo3::PyResult<crate::arrow::ArrowStream> {
+                crate::arrow::to_arrow(py, &mut self.input, $format, table, batch_rows)
+            }
+        }
+    };
+}
+
+pub(crate) use arrow_methods;
+
+/// Table `name` of `input`, streamed `batch_rows` rows a batch each time
+/// it is asked for.
 pub fn to_arrow(
     py: Python<'_>,
     input: &mut Input,
@@ -57,50 +88,62 @@ pub fn to_arrow(
     name: &str,
     batch_rows: usize,
 ) -> PyResult<ArrowStream> {
-    let table = table(format, name)?;
-    let reader = gamefmt_arrow::table_reader(input.gil_free_stream(py)?, table, batch_rows.max(1))
-        .map_err(export_error)?;
     Ok(ArrowStream {
-        reader: Mutex::new(Some(reader)),
-        name: format!("{}/{}", table.format(), table.name()),
+        source: input.replayable(py)?,
+        table: table(format, name)?,
+        batch_rows: batch_rows.max(1),
     })
 }
 
-/// One table as an Arrow stream: pass it to `pyarrow.table(...)`,
-/// `polars.DataFrame(...)`, `duckdb.sql("FROM t")`, or anything else that
-/// takes an object with `__arrow_c_stream__`. It can be consumed once.
-#[pyclass(module = "gamefmt")]
+/// One table as Arrow data: pass it to `pyarrow.table(...)`,
+/// `polars.DataFrame(...)`, duckdb (`duckdb.sql("FROM t")`), or anything
+/// that takes an object with `__arrow_c_stream__`. Each request decodes
+/// the source again (a path is reopened; other sources were read into
+/// memory once), so it can be read more than once.
+#[pyclass(module = "gamefmt", frozen)]
 pub struct ArrowStream {
-    /// The reader, until consumed (a `Mutex` makes it `Sync`).
-    reader: Mutex<Option<Box<dyn RecordBatchReader + Send>>>,
-    name: String,
+    source: Replayable,
+    table: Table,
+    batch_rows: usize,
+}
+
+impl ArrowStream {
+    fn name(&self) -> String {
+        format!("{}/{}", self.table.format(), self.table.name())
+    }
 }
 
 #[pymethods]
 impl ArrowStream {
     /// The Arrow PyCapsule interface: a capsule named
-    /// `arrow_array_stream` holding an `ArrowArrayStream`. A requested
-    /// schema is not applied (the table's own schema is given).
+    /// `arrow_array_stream` holding an `ArrowArrayStream` over a new
+    /// decode. A requested schema is not applied (the table's own is
+    /// given). Errors while the stream is read reach the consumer as its
+    /// own exception, with gamefmt's message and byte offset.
     #[pyo3(signature = (requested_schema = None))]
     fn __arrow_c_stream__<'py>(
-        &mut self,
+        &self,
         py: Python<'py>,
         requested_schema: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyCapsule>> {
         let _ = requested_schema;
-        let taken = self.reader.get_mut().ok().and_then(Option::take);
-        let Some(reader) = taken else {
-            return Err(error::usage(format!(
-                "the Arrow stream of {} was consumed already; call to_arrow again",
-                self.name
-            )));
-        };
+        let reader = gamefmt_arrow::table_reader(self.source.open()?, self.table, self.batch_rows)
+            .map_err(export_error)?;
         let stream = FFI_ArrowArrayStream::new(reader);
         let name = CString::new("arrow_array_stream").map_err(|e| error::usage(e.to_string()))?;
         PyCapsule::new(py, stream, Some(name))
     }
 
+    /// The Arrow PyCapsule interface for the schema alone: a capsule named
+    /// `arrow_schema`.
+    fn __arrow_c_schema__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyCapsule>> {
+        let schema = FFI_ArrowSchema::try_from(self.table.schema().as_ref())
+            .map_err(|e| error::usage(e.to_string()))?;
+        let name = CString::new("arrow_schema").map_err(|e| error::usage(e.to_string()))?;
+        PyCapsule::new(py, schema, Some(name))
+    }
+
     fn __repr__(&self) -> String {
-        format!("<gamefmt.ArrowStream {}>", self.name)
+        format!("<gamefmt.ArrowStream {}>", self.name())
     }
 }

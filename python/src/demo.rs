@@ -130,31 +130,6 @@ impl Demo {
         Self::chunks(slf, false)
     }
 
-    /// The names of the Arrow tables of this format (`to_arrow`).
-    #[getter]
-    fn tables(&self) -> Vec<&'static str> {
-        crate::arrow::tables(gamefmt::Format::Demo)
-    }
-
-    /// Table `table` (one of `tables`) as an Arrow stream, the same table
-    /// as `gamefmt-export` writes: give it to `pyarrow.table`,
-    /// `polars.DataFrame`, duckdb, … (Arrow PyCapsule interface).
-    #[pyo3(name = "to_arrow", signature = (table, batch_rows = crate::arrow::BATCH_ROWS))]
-    fn arrow_table(
-        &mut self,
-        py: Python<'_>,
-        table: &str,
-        batch_rows: usize,
-    ) -> PyResult<crate::arrow::ArrowStream> {
-        crate::arrow::to_arrow(
-            py,
-            &mut self.input,
-            gamefmt::Format::Demo,
-            table,
-            batch_rows,
-        )
-    }
-
     fn __repr__(&self) -> String {
         "<gamefmt.Demo>".to_owned()
     }
@@ -262,3 +237,5 @@ impl Chunks {
         out
     }
 }
+
+crate::arrow::arrow_methods!(Demo, gamefmt::Format::Demo);

@@ -215,32 +215,9 @@ impl Map {
         self.bytes.clone_ref(py)
     }
 
-    /// The names of the Arrow tables of this format (`to_arrow`).
-    #[getter]
-    fn tables(&self) -> Vec<&'static str> {
-        crate::arrow::tables(gamefmt::Format::Datafile)
-    }
-
-    /// Table `table` (one of `tables`) as an Arrow stream, the same table
-    /// as `gamefmt-export` writes: give it to `pyarrow.table`,
-    /// `polars.DataFrame`, duckdb, … (Arrow PyCapsule interface).
-    #[pyo3(name = "to_arrow", signature = (table, batch_rows = crate::arrow::BATCH_ROWS))]
-    fn arrow_table(
-        &mut self,
-        py: Python<'_>,
-        table: &str,
-        batch_rows: usize,
-    ) -> PyResult<crate::arrow::ArrowStream> {
-        crate::arrow::to_arrow(
-            py,
-            &mut self.input,
-            gamefmt::Format::Datafile,
-            table,
-            batch_rows,
-        )
-    }
-
     fn __repr__(&self) -> String {
         "<gamefmt.Map>".to_owned()
     }
 }
+
+crate::arrow::arrow_methods!(Map, gamefmt::Format::Datafile);

@@ -328,31 +328,6 @@ impl Replay {
         )
     }
 
-    /// The names of the Arrow tables of this format (`to_arrow`).
-    #[getter]
-    fn tables(&self) -> Vec<&'static str> {
-        crate::arrow::tables(gamefmt::Format::Slippi)
-    }
-
-    /// Table `table` (one of `tables`) as an Arrow stream, the same table
-    /// as `gamefmt-export` writes: give it to `pyarrow.table`,
-    /// `polars.DataFrame`, duckdb, … (Arrow PyCapsule interface).
-    #[pyo3(name = "to_arrow", signature = (table, batch_rows = crate::arrow::BATCH_ROWS))]
-    fn arrow_table(
-        &mut self,
-        py: Python<'_>,
-        table: &str,
-        batch_rows: usize,
-    ) -> PyResult<crate::arrow::ArrowStream> {
-        crate::arrow::to_arrow(
-            py,
-            &mut self.input,
-            gamefmt::Format::Slippi,
-            table,
-            batch_rows,
-        )
-    }
-
     fn __repr__(&self) -> String {
         "<gamefmt.Replay>".to_owned()
     }
@@ -522,3 +497,5 @@ impl Frames {
         }
     }
 }
+
+crate::arrow::arrow_methods!(Replay, gamefmt::Format::Slippi);

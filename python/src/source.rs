@@ -9,6 +9,7 @@
 use std::fs::File;
 use std::io::{self, Read};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use gamefmt::Format;
 use pyo3::intern;
@@ -149,6 +150,27 @@ pub fn detect(mut stream: Stream) -> PyResult<(Option<Format>, Stream)> {
     Ok((format, Box::new(io::Cursor::new(head).chain(stream))))
 }
 
+/// A source that opens passes without the GIL.
+#[derive(Clone, Debug)]
+pub enum Replayable {
+    /// A file path.
+    Path(PathBuf),
+    /// Bytes owned by Rust.
+    Bytes(Arc<[u8]>),
+}
+
+impl Replayable {
+    /// A pass from the start.
+    pub fn open(&self) -> PyResult<Stream> {
+        match self {
+            Self::Path(path) => File::open(path)
+                .map(|f| Box::new(f) as Stream)
+                .map_err(|e| error::source(e, None)),
+            Self::Bytes(b) => Ok(Box::new(io::Cursor::new(Arc::clone(b)))),
+        }
+    }
+}
+
 /// `bytes` held by Python, read from `pos`.
 struct BytesReader {
     bytes: Py<PyBytes>,
@@ -240,16 +262,15 @@ impl Input {
         }
     }
 
-    /// A pass that never needs the GIL, for readers that decode on
-    /// threads of their own (`to_arrow`): a path is reopened; other
-    /// sources are read into memory first.
-    pub fn gil_free_stream(&mut self, py: Python<'_>) -> PyResult<Stream> {
-        if let Source::Path(_) = self.source {
-            self.pending = None;
-            return self.source.open(py);
+    /// The source as one that reopens without the GIL, for readers that
+    /// decode on threads of their own (`to_arrow`): a path as it is, other
+    /// sources read into memory once.
+    pub fn replayable(&mut self, py: Python<'_>) -> PyResult<Replayable> {
+        if let Source::Path(path) = &self.source {
+            return Ok(Replayable::Path(path.clone()));
         }
         let bytes = self.read_all(py)?;
-        Ok(Box::new(io::Cursor::new(bytes.as_bytes(py).to_vec())))
+        Ok(Replayable::Bytes(Arc::from(bytes.as_bytes(py))))
     }
 
     /// The whole content (datafiles, and facts read from the whole file).

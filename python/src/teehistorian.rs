@@ -265,31 +265,6 @@ impl Teehistorian {
         Self::records(slf)
     }
 
-    /// The names of the Arrow tables of this format (`to_arrow`).
-    #[getter]
-    fn tables(&self) -> Vec<&'static str> {
-        crate::arrow::tables(gamefmt::Format::Teehistorian)
-    }
-
-    /// Table `table` (one of `tables`) as an Arrow stream, the same table
-    /// as `gamefmt-export` writes: give it to `pyarrow.table`,
-    /// `polars.DataFrame`, duckdb, … (Arrow PyCapsule interface).
-    #[pyo3(name = "to_arrow", signature = (table, batch_rows = crate::arrow::BATCH_ROWS))]
-    fn arrow_table(
-        &mut self,
-        py: Python<'_>,
-        table: &str,
-        batch_rows: usize,
-    ) -> PyResult<crate::arrow::ArrowStream> {
-        crate::arrow::to_arrow(
-            py,
-            &mut self.input,
-            gamefmt::Format::Teehistorian,
-            table,
-            batch_rows,
-        )
-    }
-
     fn __repr__(&self) -> String {
         "<gamefmt.Teehistorian>".to_owned()
     }
@@ -336,3 +311,5 @@ impl Records {
         }
     }
 }
+
+crate::arrow::arrow_methods!(Teehistorian, gamefmt::Format::Teehistorian);

@@ -33,15 +33,18 @@ def test_every_table_reads_into_pyarrow(path):
         f.to_arrow("no such table")
 
 
-def test_a_stream_is_consumed_once():
+def test_a_stream_reads_again_and_has_a_schema():
     root = corpus_root()
     path = root / "slippi" / "v3.12.0_peppi_v3.12.slp" if root else None
     if not path or not path.is_file():
         pytest.skip("SKIPPED: corpus absent")
-    stream = gamefmt.open(path).to_arrow("games")
-    assert pa.table(stream).num_rows == 1
-    with pytest.raises(gamefmt.UsageError):
-        stream.__arrow_c_stream__()
+    with open(path, "rb") as f:
+        stream = gamefmt.open(f).to_arrow("games")
+    first = pa.table(stream)
+    assert first.num_rows == 1
+    assert pa.table(stream).equals(first)
+    assert pa.schema(stream) == first.schema
+    assert first.column("stage_name").to_pylist() == [gamefmt.open(path).header["stage_name"]]
 
 
 def test_polars_and_duckdb_accept_it():
@@ -55,7 +58,7 @@ def test_polars_and_duckdb_accept_it():
     assert polars.DataFrame(replay.to_arrow("frames")).height == rows
     duckdb = pytest.importorskip("duckdb")
     frames = replay.to_arrow("frames")  # noqa: F841 - read by name below
-    assert duckdb.sql("SELECT count(*) FROM frames").fetchone()[0] == rows
+    assert duckdb.sql("SELECT count(*) FROM frames").fetchall() == [(rows,)]
 
 
 @pytest.mark.parametrize("path", corpus_files("slippi", "*.slp"))
