@@ -5,7 +5,8 @@
   `peppi_py.read_slippi` (whose frames are Arrow arrays);
 - teehistorian: every recording teehistorian-py reads (the large one
   decompressed first), iterated record by record: gamefmt's dicts against
-  teehistorian-py's chunk objects.
+  teehistorian-py's chunk objects; and gamefmt's Arrow tables of the same
+  records (inputs, positions, events) for a columnar reader.
 
     python benches/python_vs_peers.py [CORPUS]
 
@@ -74,9 +75,13 @@ def main():
         records = sum(1 for p in ths for _ in gamefmt.open(p))
         ours = best(lambda: [sum(1 for _ in gamefmt.open(p)) for p in ths])
         theirs = best(lambda: [sum(1 for _ in teehistorian_py.open(str(p))) for p in ths])
+        tables = ("inputs", "positions", "events")
+        columnar = best(lambda: [pa.table(gamefmt.open(p).to_arrow(t)) for p in ths for t in tables])
         print(f"teehistorian records, {len(ths)} recordings, {size / 1e6:.1f} MB, {records} records")
-        print(f"  gamefmt         {ours:8.3f} s  {records / ours / 1e6:6.2f} M records/s")
-        print(f"  teehistorian-py {theirs:8.3f} s  {records / theirs / 1e6:6.2f} M records/s   ratio {theirs / ours:.1f}x")
+        print(f"  gamefmt, a dict per record        {ours:8.3f} s  {records / ours / 1e6:6.2f} M records/s")
+        print(f"  gamefmt, Arrow {'/'.join(tables)} {columnar:8.3f} s  {records / columnar / 1e6:6.2f} M records/s")
+        print(f"  teehistorian-py, an object each   {theirs:8.3f} s  {records / theirs / 1e6:6.2f} M records/s")
+        print(f"  ratio teehistorian-py / gamefmt: dicts {theirs / ours:.2f}x, Arrow {theirs / columnar:.2f}x")
     finally:
         shutil.rmtree(tmp)
 

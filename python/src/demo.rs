@@ -175,10 +175,10 @@ impl Chunks {
                     let ints = rec.decode(payload).map_err(in_chunk)?;
                     let bytes = ints.as_bytes();
                     if let Some((id, system)) = message_id(bytes) {
-                        d.set_item("message_id", id)?;
-                        d.set_item("system", system)?;
+                        d.set_item(pyo3::intern!(py, "message_id"), id)?;
+                        d.set_item(pyo3::intern!(py, "system"), system)?;
                     }
-                    d.set_item("data", PyBytes::new(py, bytes))?;
+                    d.set_item(pyo3::intern!(py, "data"), PyBytes::new(py, bytes))?;
                 }
                 ChunkKind::Unknown => {
                     rec.decode(payload).map_err(in_chunk)?;
@@ -186,15 +186,15 @@ impl Chunks {
                 ChunkKind::Snapshot | ChunkKind::Delta => {
                     rec.feed(chunk).map_err(in_chunk)?;
                     if let Some(snap) = rec.snapshot() {
-                        d.set_item("item_count", snap.item_count())?;
-                        d.set_item("crc", snap.checksum())?;
+                        d.set_item(pyo3::intern!(py, "item_count"), snap.item_count())?;
+                        d.set_item(pyo3::intern!(py, "crc"), snap.checksum())?;
                         if snapshots {
                             let items = PyList::empty(py);
                             for item in snap.items() {
                                 let ints: Vec<i32> = item.data().iter().map(|v| v.get()).collect();
                                 items.append((item.type_id(), item.id(), ints))?;
                             }
-                            d.set_item("items", items)?;
+                            d.set_item(pyo3::intern!(py, "items"), items)?;
                         }
                     }
                 }

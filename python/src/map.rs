@@ -119,11 +119,23 @@ impl Map {
                     .map(|s| s.map(str::to_owned).collect::<Vec<_>>())
                     .unwrap_or_default()
             });
-            d.set_item("author", string(&map, info.author_index()))?;
-            d.set_item("map_version", string(&map, info.map_version_index()))?;
-            d.set_item("credits", string(&map, info.credits_index()))?;
-            d.set_item("license", string(&map, info.license_index()))?;
-            d.set_item("settings", settings)?;
+            d.set_item(
+                pyo3::intern!(py, "author"),
+                string(&map, info.author_index()),
+            )?;
+            d.set_item(
+                pyo3::intern!(py, "map_version"),
+                string(&map, info.map_version_index()),
+            )?;
+            d.set_item(
+                pyo3::intern!(py, "credits"),
+                string(&map, info.credits_index()),
+            )?;
+            d.set_item(
+                pyo3::intern!(py, "license"),
+                string(&map, info.license_index()),
+            )?;
+            d.set_item(pyo3::intern!(py, "settings"), settings)?;
         }
         Ok(d.unbind())
     }
@@ -159,15 +171,15 @@ impl Map {
             })?;
             match layer {
                 Layer::Tiles(t) => {
-                    d.set_item("tile_kind", t.kind().name())?;
-                    d.set_item("width", t.width())?;
-                    d.set_item("height", t.height())?;
-                    d.set_item("image", t.image())?;
-                    d.set_item("color", t.color().to_vec())?;
+                    d.set_item(pyo3::intern!(py, "tile_kind"), t.kind().name())?;
+                    d.set_item(pyo3::intern!(py, "width"), t.width())?;
+                    d.set_item(pyo3::intern!(py, "height"), t.height())?;
+                    d.set_item(pyo3::intern!(py, "image"), t.image())?;
+                    d.set_item(pyo3::intern!(py, "color"), t.color().to_vec())?;
                 }
-                Layer::Quads(q) => d.set_item("quads", q.quad_count())?,
-                Layer::Sounds(s) => d.set_item("sources", s.source_count())?,
-                Layer::Unknown(_) => d.set_item("type", layer.layer_type())?,
+                Layer::Quads(q) => d.set_item(pyo3::intern!(py, "quads"), q.quad_count())?,
+                Layer::Sounds(s) => d.set_item(pyo3::intern!(py, "sources"), s.source_count())?,
+                Layer::Unknown(_) => d.set_item(pyo3::intern!(py, "type"), layer.layer_type())?,
             }
             list.append(d)?;
         }

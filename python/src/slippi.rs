@@ -167,7 +167,7 @@ fn event<'py>(
         }
         Event::GameStart(g) => {
             let d = game_start(py, g, raw_len)?;
-            d.set_item("kind", "game_start")?;
+            d.set_item(pyo3::intern!(py, "kind"), "game_start")?;
             d
         }
         Event::PreFrame(e) => pre_frame(py, e)?,
@@ -212,8 +212,8 @@ fn event<'py>(
         })?,
         _ => dict!(py, {"kind" => "other", "payload" => PyBytes::new(py, e.payload())})?,
     };
-    d.set_item("code", e.code())?;
-    d.set_item("offset", offset)?;
+    d.set_item(pyo3::intern!(py, "code"), e.code())?;
+    d.set_item(pyo3::intern!(py, "offset"), offset)?;
     Ok(d)
 }
 
@@ -428,7 +428,8 @@ fn close(
         return Ok(());
     };
     if let Some(d) = open.take() {
-        d.bind(py).set_item("rollback", closed.is_rollback)?;
+        d.bind(py)
+            .set_item(pyo3::intern!(py, "rollback"), closed.is_rollback)?;
         ready.push_back(d);
     }
     Ok(())
@@ -457,8 +458,8 @@ fn add(
         Ok(frame.as_any().get_item(key)?.downcast_into::<PyList>()?)
     };
     match e {
-        Event::FrameStart(_) => frame.set_item("start", d)?,
-        Event::FrameBookend(_) => frame.set_item("end", d)?,
+        Event::FrameStart(_) => frame.set_item(pyo3::intern!(py, "start"), d)?,
+        Event::FrameBookend(_) => frame.set_item(pyo3::intern!(py, "end"), d)?,
         Event::PreFrame(_) | Event::PostFrame(_) => list("players")?.append(d)?,
         _ => list("items")?.append(d)?,
     }

@@ -139,46 +139,49 @@ fn ex_fields<'py>(py: Python<'py>, ex: &ExMessage<'_>) -> PyResult<Bound<'py, Py
     }
 }
 
-/// One record as a dict.
+/// One record as a dict (`kind` and `player` given as Python strings).
 fn record<'py>(
     py: Python<'py>,
     r: &Record<'_>,
-    player: Option<&[u8]>,
+    kind: &Bound<'py, PyString>,
+    player: Option<Bound<'py, PyString>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let d = dict!(py, {
-        "kind" => r.message.kind().name(),
+        "kind" => kind,
         "tick" => r.tick,
         "offset" => r.offset,
     })?;
     match r.message {
         Message::PlayerDiff { cid, dx, dy } => {
-            d.set_item("cid", cid)?;
-            d.set_item("dx", dx)?;
-            d.set_item("dy", dy)?;
+            d.set_item(pyo3::intern!(py, "cid"), cid)?;
+            d.set_item(pyo3::intern!(py, "dx"), dx)?;
+            d.set_item(pyo3::intern!(py, "dy"), dy)?;
         }
         Message::Finish => {}
-        Message::TickSkip { dt } => d.set_item("dt", dt)?,
+        Message::TickSkip { dt } => d.set_item(pyo3::intern!(py, "dt"), dt)?,
         Message::PlayerNew { cid, x, y } => {
-            d.set_item("cid", cid)?;
-            d.set_item("x", x)?;
-            d.set_item("y", y)?;
+            d.set_item(pyo3::intern!(py, "cid"), cid)?;
+            d.set_item(pyo3::intern!(py, "x"), x)?;
+            d.set_item(pyo3::intern!(py, "y"), y)?;
         }
-        Message::PlayerOld { cid } | Message::Join { cid } => d.set_item("cid", cid)?,
+        Message::PlayerOld { cid } | Message::Join { cid } => {
+            d.set_item(pyo3::intern!(py, "cid"), cid)?
+        }
         Message::InputDiff { cid, diff } => {
-            d.set_item("cid", cid)?;
-            d.set_item("diff", diff.to_vec())?;
+            d.set_item(pyo3::intern!(py, "cid"), cid)?;
+            d.set_item(pyo3::intern!(py, "diff"), diff.to_vec())?;
         }
         Message::InputNew { cid, input } => {
-            d.set_item("cid", cid)?;
-            d.set_item("input", input.to_vec())?;
+            d.set_item(pyo3::intern!(py, "cid"), cid)?;
+            d.set_item(pyo3::intern!(py, "input"), input.to_vec())?;
         }
         Message::PlayerMessage { cid, data } => {
-            d.set_item("cid", cid)?;
-            d.set_item("data", PyBytes::new(py, data))?;
+            d.set_item(pyo3::intern!(py, "cid"), cid)?;
+            d.set_item(pyo3::intern!(py, "data"), PyBytes::new(py, data))?;
         }
         Message::Drop { cid, reason } => {
-            d.set_item("cid", cid)?;
-            d.set_item("reason", text(py, reason))?;
+            d.set_item(pyo3::intern!(py, "cid"), cid)?;
+            d.set_item(pyo3::intern!(py, "reason"), text(py, reason))?;
         }
         Message::ConsoleCommand {
             cid,
@@ -186,27 +189,30 @@ fn record<'py>(
             cmd,
             args,
         } => {
-            d.set_item("cid", cid)?;
-            d.set_item("flags", flags)?;
-            d.set_item("source", CommandSource::of(cid, flags).name())?;
-            d.set_item("cmd", text(py, cmd))?;
+            d.set_item(pyo3::intern!(py, "cid"), cid)?;
+            d.set_item(pyo3::intern!(py, "flags"), flags)?;
+            d.set_item(
+                pyo3::intern!(py, "source"),
+                CommandSource::of(cid, flags).name(),
+            )?;
+            d.set_item(pyo3::intern!(py, "cmd"), text(py, cmd))?;
             let list = PyList::empty(py);
             for a in args.iter() {
                 list.append(text(py, a))?;
             }
-            d.set_item("args", list)?;
+            d.set_item(pyo3::intern!(py, "args"), list)?;
         }
         Message::Ex(ex) => {
-            d.set_item("uuid", ex.uuid.to_string())?;
-            d.set_item("name", ex.name())?;
+            d.set_item(pyo3::intern!(py, "uuid"), ex.uuid.to_string())?;
+            d.set_item(pyo3::intern!(py, "name"), ex.name())?;
             match ex.parse() {
-                Ok(typed) => d.set_item("fields", ex_fields(py, &typed)?)?,
-                Err(e) => d.set_item("error", e.to_string())?,
+                Ok(typed) => d.set_item(pyo3::intern!(py, "fields"), ex_fields(py, &typed)?)?,
+                Err(e) => d.set_item(pyo3::intern!(py, "error"), e.to_string())?,
             }
         }
     }
     if let Some(name) = player {
-        d.set_item("player", text(py, name))?;
+        d.set_item(pyo3::intern!(py, "player"), name)?;
     }
     Ok(d)
 }
@@ -256,7 +262,11 @@ impl Teehistorian {
             Records {
                 owner: slf.unbind(),
                 reader: Some(reader),
-                names: Box::new(PlayerNames::new()),
+                strings: Strings {
+                    names: Box::new(PlayerNames::new()),
+                    name_strings: Vec::new(),
+                    kind_strings: Vec::new(),
+                },
             },
         )
     }
@@ -275,7 +285,50 @@ impl Teehistorian {
 pub struct Records {
     owner: Py<Teehistorian>,
     reader: Option<Reader<Stream>>,
+    strings: Strings,
+}
+
+/// Player names tracked over the records, and the Python strings made
+/// for names and kinds (made once, not per record).
+struct Strings {
     names: Box<PlayerNames<MAX_CLIENTS>>,
+    /// Each client's name as last made a Python string, by client id
+    /// (records of one client share it until the name changes).
+    name_strings: Vec<Option<(Vec<u8>, Py<PyString>)>>,
+    /// Record kind names made Python strings once.
+    kind_strings: Vec<(&'static str, Py<PyString>)>,
+}
+
+impl Strings {
+    /// The Python string of a kind name, made once.
+    fn kind<'py>(&mut self, py: Python<'py>, name: &'static str) -> Bound<'py, PyString> {
+        if let Some((_, s)) = self.kind_strings.iter().find(|(n, _)| *n == name) {
+            return s.bind(py).clone();
+        }
+        let s = PyString::new(py, name);
+        self.kind_strings.push((name, s.clone().unbind()));
+        s
+    }
+
+    /// The Python string of client `cid`'s name, remade only when it
+    /// changes.
+    fn player<'py>(&mut self, py: Python<'py>, cid: i32) -> Option<Bound<'py, PyString>> {
+        let name = self.names.get(cid)?;
+        let index = usize::try_from(cid).ok()?;
+        if self.name_strings.len() <= index {
+            self.name_strings
+                .resize_with(index.saturating_add(1), || None);
+        }
+        let slot = self.name_strings.get_mut(index)?;
+        if let Some((bytes, s)) = slot.as_ref() {
+            if bytes.as_slice() == name {
+                return Some(s.bind(py).clone());
+            }
+        }
+        let s = text(py, name);
+        *slot = Some((name.to_vec(), s.clone().unbind()));
+        Some(s)
+    }
 }
 
 #[pymethods]
@@ -290,9 +343,14 @@ impl Records {
         };
         match reader.next() {
             Some(Ok(Item::Message(r))) => {
-                self.names.apply(&r.message);
-                let player = r.message.client_id().and_then(|cid| self.names.get(cid));
-                Ok(Some(record(py, &r, player)?.unbind()))
+                let strings = &mut self.strings;
+                strings.names.apply(&r.message);
+                let player = r
+                    .message
+                    .client_id()
+                    .and_then(|cid| strings.player(py, cid));
+                let kind = strings.kind(py, r.message.kind().name());
+                Ok(Some(record(py, &r, &kind, player)?.unbind()))
             }
             Some(Ok(_)) => {
                 let at = reader.offset();
