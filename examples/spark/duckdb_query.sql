@@ -1,5 +1,5 @@
 -- The Spark job's aggregation (job.py) in DuckDB over the Parquet export:
---   gamefmt-export --to parquet OUT replays/
+--   gamefmt-export export --to parquet OUT replays/
 --   duckdb -c "SET VARIABLE out = 'OUT'; .read examples/spark/duckdb_query.sql"
 -- stocks_lost: a port's stocks at its first frame minus those at its last
 -- (leader, rollback re-sends skipped), as job.py computes it.

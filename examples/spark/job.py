@@ -12,7 +12,7 @@ installed on the executors or shipped with `--py-files`/a packed venv).
 
 prints the per-character and per-stage tables (and writes them as Parquet
 under OUT_DIR when given). `duckdb_query.sql` is the same aggregation in
-DuckDB over the Parquet export (`gamefmt-export --to parquet OUT replays/`).
+DuckDB over the Parquet export (`gamefmt-export export --to parquet OUT replays/`).
 """
 
 import argparse

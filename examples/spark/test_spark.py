@@ -66,9 +66,11 @@ def test_spark_and_duckdb_agree(tmp_path):
     out = tmp_path / "export"
     # Exit status 1 means some inputs were refused (the corpus has damaged
     # replays); their rows are left out by both engines.
-    status = subprocess.run([export_tool(), "--to", "parquet", str(out), str(replays)]).returncode
+    status = subprocess.run([export_tool(), "export", "--to", "parquet", str(out), str(replays)]).returncode
     assert status in (0, 1)
 
+    # The workers run this interpreter (where gamefmt and pyarrow are).
+    os.environ["PYSPARK_PYTHON"] = sys.executable
     spark = (
         pyspark.sql.SparkSession.builder.master("local[2]")
         .appName("gamefmt-test")
@@ -77,6 +79,8 @@ def test_spark_and_duckdb_agree(tmp_path):
         .getOrCreate()
     )
     try:
+        # The executors import job.py too (decode is pickled by reference).
+        spark.sparkContext.addPyFile(str(HERE / "job.py"))
         players, wins, stocks = job.run(spark, str(replays))
         spark_players = players.count()
         spark_wins = {r["character_name"]: (r["wins"], r["games"]) for r in wins.collect()}
