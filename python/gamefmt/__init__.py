@@ -1,0 +1,44 @@
+"""gamefmt: streaming decoders for Teeworlds/DDNet maps, demos and
+teehistorian recordings, and Slippi replays (Super Smash Bros. Melee).
+
+``gamefmt.open(src)`` takes a path, ``bytes``/``bytearray``/``memoryview`` or
+a binary file-like object (a ``zipfile`` member streams without a temporary
+file), tells the format by its first bytes and returns a ``Replay``,
+``Teehistorian``, ``Demo`` or ``Map``. Stream formats are read in constant
+memory; records come as dicts. Every failure is a ``gamefmt.Error`` (or a
+subclass) whose ``offset`` is the byte offset where decoding failed.
+"""
+
+from ._gamefmt import (
+    ArrowStream,
+    Chunks,
+    DecodeError,
+    Demo,
+    Error,
+    Events,
+    Frames,
+    Map,
+    Records,
+    Replay,
+    SourceError,
+    Teehistorian,
+    UsageError,
+    open,
+)
+
+__all__ = [
+    "ArrowStream",
+    "Chunks",
+    "DecodeError",
+    "Demo",
+    "Error",
+    "Events",
+    "Frames",
+    "Map",
+    "Records",
+    "Replay",
+    "SourceError",
+    "Teehistorian",
+    "UsageError",
+    "open",
+]

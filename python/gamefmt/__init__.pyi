@@ -1,0 +1,119 @@
+"""Type stubs of gamefmt (the native module gamefmt._gamefmt)."""
+
+import os
+from typing import IO, Any, Iterator, Literal, Union
+
+Source = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, IO[bytes]]
+Record = dict[str, Any]
+End = Literal["complete", "eof", "truncated"]
+
+class Error(Exception):
+    """Every error gamefmt raises."""
+
+    offset: int | None
+    """Byte offset in the input where decoding failed (None when not about a byte)."""
+    kind: str
+    """Short name of the cause: truncated, bad_magic, corrupt, source, usage, ..."""
+
+class DecodeError(Error):
+    """The input is damaged or not a format gamefmt reads."""
+
+class SourceError(Error):
+    """Reading the source failed (the source's exception is the __cause__)."""
+
+class UsageError(Error):
+    """An unsupported source type, unknown table or layer, or a second pass
+    over a file-like object that cannot seek."""
+
+class ArrowStream:
+    """One table as Arrow data (Arrow PyCapsule interface); each read decodes again."""
+
+    def __arrow_c_stream__(self, requested_schema: object | None = None) -> object: ...
+    def __arrow_c_schema__(self) -> object: ...
+
+class _File:
+    """What every format's class offers."""
+
+    @property
+    def header(self) -> Record:
+        """The file's header as a dict (per format: see the class)."""
+    @property
+    def metadata(self) -> Record | None:
+        """Metadata beyond the header (the header again where there is none)."""
+    @property
+    def tables(self) -> list[str]:
+        """The names of this format's Arrow tables."""
+    def to_arrow(self, table: str, batch_rows: int = 65536) -> ArrowStream:
+        """Table `table` as Arrow data, the same table gamefmt-export writes."""
+
+class _Stream(_File):
+    @property
+    def end(self) -> End | None:
+        """How the last complete pass ended (None before one ended)."""
+
+class Events(Iterator[Record]):
+    def __next__(self) -> Record: ...
+
+class Frames(Iterator[Record]):
+    def __next__(self) -> Record: ...
+
+class Records(Iterator[Record]):
+    def __next__(self) -> Record: ...
+
+class Chunks(Iterator[Record]):
+    def __next__(self) -> Record: ...
+
+class Replay(_Stream):
+    """A Slippi .slp replay. header: Game Start (version, stage, stage_name,
+    is_pal, players, raw_len, ...); metadata: the metadata element after the
+    events, None when absent."""
+
+    @property
+    def format(self) -> Literal["slippi"]: ...
+    @property
+    def winners(self) -> list[Record]:
+        """Winning ports with positions: [{"port": 1, "position": 0}]."""
+    def events(self) -> Events:
+        """The events as dicts, in stream order."""
+    def frames(self) -> Frames:
+        """The frames: {"frame", "rollback", "start", "players", "items", "end"}."""
+    def __iter__(self) -> Events: ...
+
+class Teehistorian(_Stream):
+    """A DDNet teehistorian recording. header: the JSON header."""
+
+    @property
+    def format(self) -> Literal["teehistorian"]: ...
+    def records(self) -> Records:
+        """The records as dicts: kind, tick, offset, fields, player."""
+    def __iter__(self) -> Records: ...
+
+class Demo(_Stream):
+    """A Teeworlds/DDNet demo. header: version, net_version, map_name,
+    map_size, map_crc, map_sha256, type, length_seconds, timestamp, markers."""
+
+    @property
+    def format(self) -> Literal["demo"]: ...
+    def chunks(self, snapshots: bool = False) -> Chunks:
+        """The chunks as dicts; with snapshots, the rebuilt snapshot's items."""
+    def __iter__(self) -> Chunks: ...
+
+class Map(_File):
+    """A Teeworlds/DDNet map (any datafile). header: version, item_types,
+    items, data, size; metadata: the info item (author, map_version,
+    credits, license, settings) and the map version."""
+
+    @property
+    def format(self) -> Literal["map"]: ...
+    @property
+    def layers(self) -> list[Record]:
+        """index, group, kind, name, detail; tile_kind, width, height, ... for tile layers."""
+    def tiles(self, layer: int) -> Any:
+        """Layer `layer`'s tiles: a numpy structured array of shape (height, width)."""
+    def items(self) -> list[Record]:
+        """The datafile items: type_id, id, data."""
+    def to_bytes(self) -> bytes: ...
+    def __iter__(self) -> Iterator[Record]: ...
+
+def open(src: Source) -> Replay | Teehistorian | Demo | Map:
+    """Opens src (path, bytes-like or binary file object) as its format."""

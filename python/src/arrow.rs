@@ -1,0 +1,149 @@
+//! `to_arrow(table)`: one table of the `gamefmt-arrow` export (the same
+//! tables and columns as `gamefmt-export`'s Parquet), handed to Python
+//! through the Arrow PyCapsule interface (`__arrow_c_stream__`), so
+//! pyarrow, polars and duckdb read it without a pinned pyarrow.
+
+use std::ffi::CString;
+
+use arrow::ffi::FFI_ArrowSchema;
+use arrow::ffi_stream::FFI_ArrowArrayStream;
+use gamefmt::Format;
+use gamefmt_arrow::Table;
+use pyo3::prelude::*;
+use pyo3::types::PyCapsule;
+
+use crate::error;
+use crate::source::{Input, Replayable};
+
+/// Rows per batch unless told otherwise.
+pub const BATCH_ROWS: usize = 65_536;
+
+/// The table of `format` named `name` (`frames`, `games`, …).
+fn table(format: Format, name: &str) -> PyResult<Table> {
+    let tables = Table::of(format);
+    tables
+        .iter()
+        .copied()
+        .find(|t| t.name() == name)
+        .ok_or_else(|| {
+            let names: Vec<&str> = tables.iter().map(|t| t.name()).collect();
+            error::usage(format!(
+                "no table {name:?} for {} files; the tables are {}",
+                format.name(),
+                names.join(", ")
+            ))
+        })
+}
+
+/// The names of `format`'s tables.
+pub fn tables(format: Format) -> Vec<&'static str> {
+    Table::of(format).iter().map(|t| t.name()).collect()
+}
+
+/// An `export` error as a `gamefmt.Error`.
+fn export_error(e: gamefmt_arrow::Error) -> PyErr {
+    match e {
+        gamefmt_arrow::Error::Decode(e) => error::decode(e),
+        gamefmt_arrow::Error::Io(e) => error::source(e, None),
+        other => error::decode_message(other.to_string(), other.offset()),
+    }
+}
+
+/// `tables` and `to_arrow` for a format's class (which has an `input`).
+macro_rules! arrow_methods {
+    ($class:ty, $format:expr) => {
+        #[pyo3::pymethods]
+        impl $class {
+            /// The names of the Arrow tables of this format (`to_arrow`).
+            #[getter]
+            fn tables(&self) -> Vec<&'static str> {
+                crate::arrow::tables($format)
+            }
+
+            /// Table `table` (one of `tables`) as Arrow data, the same
+            /// table as `gamefmt-export` writes: give it to
+            /// `pyarrow.table`, `polars.DataFrame`, duckdb, … (Arrow
+            /// PyCapsule interface).
+            #[pyo3(name = "to_arrow", signature = (table, batch_rows = crate::arrow::BATCH_ROWS))]
+            fn arrow_table(
+                &mut self,
+                py: pyo3::Python<'_>,
+                table: &str,
+                batch_rows: usize,
+            ) -> pyo3::PyResult<crate::arrow::ArrowStream> {
+                crate::arrow::to_arrow(py, &mut self.input, $format, table, batch_rows)
+            }
+        }
+    };
+}
+
+pub(crate) use arrow_methods;
+
+/// Table `name` of `input`, streamed `batch_rows` rows a batch each time
+/// it is asked for.
+pub fn to_arrow(
+    py: Python<'_>,
+    input: &mut Input,
+    format: Format,
+    name: &str,
+    batch_rows: usize,
+) -> PyResult<ArrowStream> {
+    Ok(ArrowStream {
+        source: input.replayable(py)?,
+        table: table(format, name)?,
+        batch_rows: batch_rows.max(1),
+    })
+}
+
+/// One table as Arrow data: pass it to `pyarrow.table(...)`,
+/// `polars.DataFrame(...)`, duckdb (`duckdb.sql("FROM t")`), or anything
+/// that takes an object with `__arrow_c_stream__`. Each request decodes
+/// the source again (a path is reopened; other sources were read into
+/// memory once), so it can be read more than once.
+#[pyclass(module = "gamefmt", frozen)]
+pub struct ArrowStream {
+    source: Replayable,
+    table: Table,
+    batch_rows: usize,
+}
+
+impl ArrowStream {
+    fn name(&self) -> String {
+        format!("{}/{}", self.table.format(), self.table.name())
+    }
+}
+
+#[pymethods]
+impl ArrowStream {
+    /// The Arrow PyCapsule interface: a capsule named
+    /// `arrow_array_stream` holding an `ArrowArrayStream` over a new
+    /// decode. A requested schema is not applied (the table's own is
+    /// given). Errors while the stream is read reach the consumer as its
+    /// own exception, with gamefmt's message and byte offset.
+    #[pyo3(signature = (requested_schema = None))]
+    fn __arrow_c_stream__<'py>(
+        &self,
+        py: Python<'py>,
+        requested_schema: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyCapsule>> {
+        let _ = requested_schema;
+        let reader = gamefmt_arrow::table_reader(self.source.open()?, self.table, self.batch_rows)
+            .map_err(export_error)?;
+        let stream = FFI_ArrowArrayStream::new(reader);
+        let name = CString::new("arrow_array_stream").map_err(|e| error::usage(e.to_string()))?;
+        PyCapsule::new(py, stream, Some(name))
+    }
+
+    /// The Arrow PyCapsule interface for the schema alone: a capsule named
+    /// `arrow_schema`.
+    fn __arrow_c_schema__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyCapsule>> {
+        let schema = FFI_ArrowSchema::try_from(self.table.schema().as_ref())
+            .map_err(|e| error::usage(e.to_string()))?;
+        let name = CString::new("arrow_schema").map_err(|e| error::usage(e.to_string()))?;
+        PyCapsule::new(py, schema, Some(name))
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<gamefmt.ArrowStream {}>", self.name())
+    }
+}

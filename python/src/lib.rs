@@ -1,0 +1,69 @@
+//! `gamefmt` for Python: the crate's decoders behind `gamefmt.open(src)`.
+//!
+//! `open` tells the format by its first bytes (`gamefmt::Format::detect`)
+//! and returns a `Replay` (Slippi), `Teehistorian`, `Demo` or `Map`. The
+//! stream formats are read through the crate's streaming readers, so a
+//! file of any size is read in constant memory; records come as dicts.
+//! Every failure is a `gamefmt.Error` carrying the byte offset; nothing in
+//! this layer panics on input (the crate's lints forbid it here too).
+
+mod arrow;
+mod demo;
+mod dict;
+mod error;
+mod map;
+mod slippi;
+mod source;
+mod teehistorian;
+
+use gamefmt::Format;
+use gamefmt::stream::End;
+use pyo3::prelude::*;
+
+use source::{Input, Source};
+
+/// The name of a stream's ending, as the `end` attributes give it.
+fn stream_end(end: End) -> &'static str {
+    end.name()
+}
+
+/// Opens `src` (a path, bytes, bytearray, memoryview or binary file-like
+/// object) and returns the object for its format: `Replay`, `Teehistorian`,
+/// `Demo` or `Map`.
+#[pyfunction]
+fn open(py: Python<'_>, src: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    let mut source = Source::extract(src)?;
+    let (format, stream) = source::detect(source.open(py)?)?;
+    let input = Input::new(source, stream);
+    Ok(match format {
+        Some(Format::Slippi) => Py::new(py, slippi::Replay::new(input))?.into_any(),
+        Some(Format::Teehistorian) => {
+            Py::new(py, teehistorian::Teehistorian::new(input))?.into_any()
+        }
+        Some(Format::Demo) => Py::new(py, demo::Demo::new(input))?.into_any(),
+        Some(Format::Datafile) => Py::new(py, map::Map::new(py, input)?)?.into_any(),
+        _ => {
+            return Err(error::decode(gamefmt::Error::new(
+                gamefmt::ErrorKind::BadMagic,
+                0,
+            )));
+        }
+    })
+}
+
+/// The native module, `gamefmt._gamefmt`.
+#[pymodule]
+fn _gamefmt(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    error::register(m)?;
+    m.add_function(wrap_pyfunction!(open, m)?)?;
+    m.add_class::<slippi::Replay>()?;
+    m.add_class::<slippi::Events>()?;
+    m.add_class::<slippi::Frames>()?;
+    m.add_class::<teehistorian::Teehistorian>()?;
+    m.add_class::<teehistorian::Records>()?;
+    m.add_class::<demo::Demo>()?;
+    m.add_class::<demo::Chunks>()?;
+    m.add_class::<map::Map>()?;
+    m.add_class::<arrow::ArrowStream>()?;
+    Ok(())
+}

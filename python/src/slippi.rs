@@ -1,0 +1,502 @@
+//! Slippi replays: `Replay`, its events and frames as dicts, read through
+//! the crate's streaming `slippi::Reader` (constant memory).
+
+use std::collections::VecDeque;
+
+use gamefmt::slippi::{
+    ClosedFrame, Event, FrameGrouper, GameStart, Item, Metadata, PostFrame, PreFrame, Reader,
+    SlippiView, character_name, internal_character_name, stage_name,
+    ubjson::{self, Value},
+};
+use gamefmt::stream::End;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList};
+
+use crate::dict::dict;
+use crate::error;
+use crate::source::{Input, Stream};
+use crate::stream_end;
+
+/// A Slippi `.slp` replay (Super Smash Bros. Melee).
+///
+/// Iterating gives the events as dicts (`kind`, `frame`, fields);
+/// `frames()` groups them by frame. Each pass streams the source again in
+/// constant memory.
+#[pyclass(module = "gamefmt")]
+pub struct Replay {
+    input: Input,
+    header: Option<Py<PyDict>>,
+    metadata: Option<Option<PyObject>>,
+    end: Option<End>,
+}
+
+impl Replay {
+    /// A replay over `input`.
+    pub fn new(input: Input) -> Self {
+        Self {
+            input,
+            header: None,
+            metadata: None,
+            end: None,
+        }
+    }
+}
+
+/// The per-port facts of Game Start.
+fn players<'py>(py: Python<'py>, g: &GameStart<'_>) -> PyResult<Bound<'py, PyList>> {
+    let list = PyList::empty(py);
+    for (i, p) in g.players() {
+        let c = p.character();
+        list.append(dict!(py, {
+            "port" => i.saturating_add(1),
+            "character" => c,
+            "character_name" => c.and_then(character_name),
+            "type" => p.player_type(),
+            "stocks" => p.stocks(),
+            "costume" => p.costume(),
+            "team_id" => p.team_id(),
+            "cpu_level" => p.cpu_level(),
+            "name_tag" => g.name_tag(i).map(|b| String::from_utf8_lossy(b).into_owned()),
+            "display_name" => g.display_name(i).map(|b| String::from_utf8_lossy(b).into_owned()),
+            "connect_code" => g.connect_code(i).map(|b| String::from_utf8_lossy(b).into_owned()),
+        })?)?;
+    }
+    Ok(list)
+}
+
+/// Game Start as the replay's header.
+fn game_start<'py>(
+    py: Python<'py>,
+    g: &GameStart<'_>,
+    raw_len: u32,
+) -> PyResult<Bound<'py, PyDict>> {
+    dict!(py, {
+        "raw_len" => raw_len,
+        "version" => g.version().map(|v| v.to_string()),
+        "stage" => g.stage(),
+        "stage_name" => g.stage().and_then(stage_name),
+        "is_pal" => g.is_pal(),
+        "is_teams" => g.is_teams(),
+        "game_mode" => g.game_mode(),
+        "random_seed" => g.random_seed(),
+        "players" => players(py, g)?,
+    })
+}
+
+/// A UBJSON value as Python (objects as dicts, arrays as lists).
+fn ubjson_value(py: Python<'_>, v: Value<'_>) -> PyResult<PyObject> {
+    Ok(match v {
+        Value::Null => py.None(),
+        Value::Bool(b) => b.into_pyobject(py)?.to_owned().into_any().unbind(),
+        Value::Int(i) => i.into_pyobject(py)?.into_any().unbind(),
+        Value::Float(f) => f.into_pyobject(py)?.into_any().unbind(),
+        Value::Char(c) => char::from(c)
+            .to_string()
+            .into_pyobject(py)?
+            .into_any()
+            .unbind(),
+        Value::Str(s) | Value::HighPrecision(s) => String::from_utf8_lossy(s)
+            .into_pyobject(py)?
+            .into_any()
+            .unbind(),
+        Value::Array(c) => {
+            let list = PyList::empty(py);
+            for entry in c.entries() {
+                let (_, v) = entry.map_err(error::decode)?;
+                list.append(ubjson_value(py, v)?)?;
+            }
+            list.into_any().unbind()
+        }
+        Value::Object(c) => {
+            let d = PyDict::new(py);
+            for entry in c.entries() {
+                let (k, v) = entry.map_err(error::decode)?;
+                d.set_item(String::from_utf8_lossy(k), ubjson_value(py, v)?)?;
+            }
+            d.into_any().unbind()
+        }
+    })
+}
+
+/// The metadata element as a dict.
+fn metadata(py: Python<'_>, bytes: &[u8]) -> PyResult<PyObject> {
+    Metadata::parse(bytes).map_err(error::decode)?;
+    let (v, _) = ubjson::parse_value(bytes).map_err(error::decode)?;
+    ubjson_value(py, v)
+}
+
+fn pre_frame<'py>(py: Python<'py>, e: &PreFrame<'_>) -> PyResult<Bound<'py, PyDict>> {
+    dict!(py, {
+        "kind" => "pre_frame", "frame" => e.frame(), "port" => e.player_index().map(|p| p.saturating_add(1)),
+        "follower" => e.is_follower(), "random_seed" => e.random_seed(),
+        "action_state" => e.action_state(), "x" => e.position_x(), "y" => e.position_y(),
+        "facing_direction" => e.facing_direction(), "joystick_x" => e.joystick_x(),
+        "joystick_y" => e.joystick_y(), "cstick_x" => e.cstick_x(), "cstick_y" => e.cstick_y(),
+        "trigger" => e.trigger(), "buttons" => e.buttons(),
+        "physical_buttons" => e.physical_buttons(), "physical_l" => e.physical_l(),
+        "physical_r" => e.physical_r(), "percent" => e.percent(),
+    })
+}
+
+fn post_frame<'py>(py: Python<'py>, e: &PostFrame<'_>) -> PyResult<Bound<'py, PyDict>> {
+    dict!(py, {
+        "kind" => "post_frame", "frame" => e.frame(), "port" => e.player_index().map(|p| p.saturating_add(1)),
+        "follower" => e.is_follower(), "character" => e.internal_character(),
+        "character_name" => e.internal_character().and_then(internal_character_name),
+        "action_state" => e.action_state(), "x" => e.position_x(), "y" => e.position_y(),
+        "facing_direction" => e.facing_direction(), "percent" => e.percent(),
+        "shield_size" => e.shield_size(), "last_attack_landed" => e.last_attack_landed(),
+        "combo_count" => e.combo_count(), "last_hit_by" => e.last_hit_by(),
+        "stocks" => e.stocks_remaining(), "action_state_frame_counter" => e.action_state_frame_counter(),
+        "is_airborne" => e.is_airborne(), "jumps_remaining" => e.jumps_remaining(),
+        "l_cancel_status" => e.l_cancel_status(), "hurtbox_state" => e.hurtbox_state(),
+        "hitlag_remaining" => e.hitlag_remaining(), "animation_index" => e.animation_index(),
+    })
+}
+
+/// One event as a dict: `kind`, `code`, `offset` and its fields.
+fn event<'py>(
+    py: Python<'py>,
+    offset: usize,
+    raw_len: u32,
+    e: &Event<'_>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = match e {
+        Event::EventPayloads(p) => {
+            dict!(py, {"kind" => "event_payloads", "commands" => p.entries().count()})?
+        }
+        Event::GameStart(g) => {
+            let d = game_start(py, g, raw_len)?;
+            d.set_item(pyo3::intern!(py, "kind"), "game_start")?;
+            d
+        }
+        Event::PreFrame(e) => pre_frame(py, e)?,
+        Event::PostFrame(e) => post_frame(py, e)?,
+        Event::GameEnd(e) => dict!(py, {
+            "kind" => "game_end", "method" => e.method(),
+            "lras_initiator" => e.lras_initiator(), "placements" => e.placements(),
+        })?,
+        Event::FrameStart(e) => dict!(py, {
+            "kind" => "frame_start", "frame" => e.frame(), "random_seed" => e.random_seed(),
+            "scene_frame_counter" => e.scene_frame_counter(),
+        })?,
+        Event::ItemUpdate(e) => dict!(py, {
+            "kind" => "item_update", "frame" => e.frame(), "type" => e.type_id(),
+            "state" => e.state(), "spawn_id" => e.spawn_id(), "x" => e.position_x(),
+            "y" => e.position_y(), "velocity_x" => e.velocity_x(), "velocity_y" => e.velocity_y(),
+            "damage_taken" => e.damage_taken(), "expiration_timer" => e.expiration_timer(),
+            "owner" => e.owner(),
+        })?,
+        Event::FrameBookend(e) => dict!(py, {
+            "kind" => "frame_bookend", "frame" => e.frame(),
+            "latest_finalized_frame" => e.latest_finalized_frame(),
+        })?,
+        Event::MessageSplitter(e) => dict!(py, {
+            "kind" => "message_splitter", "command" => e.internal_command(),
+            "size" => e.actual_size(), "last" => e.is_last(),
+        })?,
+        Event::GeckoList(l) => dict!(py, {"kind" => "gecko_list", "codes" => l.codes().count()})?,
+        Event::FodPlatform(e) => dict!(py, {
+            "kind" => "fod_platform", "frame" => e.frame(), "platform" => e.platform(),
+            "height" => e.height(),
+        })?,
+        Event::Whispy(e) => {
+            dict!(py, {"kind" => "whispy", "frame" => e.frame(), "direction" => e.direction()})?
+        }
+        Event::StadiumTransformation(e) => dict!(py, {
+            "kind" => "stadium_transformation", "frame" => e.frame(), "event" => e.event(),
+            "type" => e.transformation(),
+        })?,
+        Event::Unknown(u) => dict!(py, {
+            "kind" => "unknown", "payload" => PyBytes::new(py, u.payload()),
+        })?,
+        _ => dict!(py, {"kind" => "other", "payload" => PyBytes::new(py, e.payload())})?,
+    };
+    d.set_item(pyo3::intern!(py, "code"), e.code())?;
+    d.set_item(pyo3::intern!(py, "offset"), offset)?;
+    Ok(d)
+}
+
+#[pymethods]
+impl Replay {
+    /// `"slippi"`.
+    #[getter]
+    fn format(&self) -> &'static str {
+        "slippi"
+    }
+
+    /// Game Start as a dict: `version`, `stage`, `stage_name`, `is_pal`,
+    /// `players` (port, character, character_name, type, …), `raw_len`.
+    /// Reads the first events only.
+    #[getter]
+    fn header(&mut self, py: Python<'_>) -> PyResult<Py<PyDict>> {
+        if let Some(h) = &self.header {
+            return Ok(h.clone_ref(py));
+        }
+        let mut reader = Reader::new(self.input.stream(py)?);
+        let mut raw_len = 0;
+        loop {
+            match reader.next() {
+                Some(Ok(Item::Header { raw_len: n })) => raw_len = n,
+                Some(Ok(Item::Event(Event::GameStart(g)))) => {
+                    let h = game_start(py, &g, raw_len)?.unbind();
+                    self.header = Some(h.clone_ref(py));
+                    return Ok(h);
+                }
+                Some(Ok(_)) => {}
+                Some(Err(e)) => return Err(error::read(e)),
+                None => {
+                    return Err(error::decode(gamefmt::Error::corrupt(
+                        "no Game Start event",
+                        reader.offset(),
+                    )));
+                }
+            }
+        }
+    }
+
+    /// The metadata element (after the events) as a dict, or None when the
+    /// file has none. Reads the whole stream unless a pass already did.
+    #[getter]
+    fn metadata(slf: Bound<'_, Self>) -> PyResult<PyObject> {
+        let py = slf.py();
+        if let Some(m) = &slf.borrow().metadata {
+            return Ok(m.as_ref().map_or_else(|| py.None(), |m| m.clone_ref(py)));
+        }
+        let events = Self::events(slf.clone())?;
+        let events = events.bind(py);
+        while events.borrow_mut().next_event(py)?.is_some() {}
+        let m = slf
+            .borrow()
+            .metadata
+            .as_ref()
+            .and_then(|m| m.as_ref().map(|m| m.clone_ref(py)));
+        Ok(m.unwrap_or_else(|| py.None()))
+    }
+
+    /// The winning ports (1-based) with their positions, as slippi-js tells
+    /// them (`gamefmt::slippi::winners`): `[{"port": 1, "position": 0}]`;
+    /// empty when nobody won. Reads the whole file into memory.
+    #[getter]
+    fn winners(&mut self, py: Python<'_>) -> PyResult<Py<PyList>> {
+        let bytes = self.input.read_all(py)?;
+        let view = SlippiView::parse(bytes.as_bytes(py)).map_err(error::decode)?;
+        let list = PyList::empty(py);
+        for w in view.winners() {
+            list.append(dict!(py, {
+                "port" => w.player_index.saturating_add(1),
+                "position" => w.position,
+            })?)?;
+        }
+        Ok(list.unbind())
+    }
+
+    /// How the last complete pass ended: `"complete"`, `"eof"` (no end
+    /// marker), `"truncated"` (cut inside a record) or None before a pass
+    /// ended.
+    #[getter]
+    fn end(&self) -> Option<&'static str> {
+        self.end.map(stream_end)
+    }
+
+    /// The events as dicts, in stream order (a new pass).
+    fn events(slf: Bound<'_, Self>) -> PyResult<Py<Events>> {
+        let py = slf.py();
+        let stream = slf.borrow_mut().input.stream(py)?;
+        Py::new(py, Events::new(slf.unbind(), stream))
+    }
+
+    fn __iter__(slf: Bound<'_, Self>) -> PyResult<Py<Events>> {
+        Self::events(slf)
+    }
+
+    /// The frames, each a dict `{"frame", "rollback", "start", "players":
+    /// [pre/post dicts], "items", "end"}`, grouped as the crate's
+    /// `FrameGrouper` does; a rolled-back frame comes again with
+    /// `rollback` True.
+    fn frames(slf: Bound<'_, Self>) -> PyResult<Py<Frames>> {
+        let py = slf.py();
+        let events = Self::events(slf)?;
+        Py::new(
+            py,
+            Frames {
+                events,
+                grouper: FrameGrouper::new(),
+                open: None,
+                ready: VecDeque::new(),
+            },
+        )
+    }
+
+    fn __repr__(&self) -> String {
+        "<gamefmt.Replay>".to_owned()
+    }
+}
+
+/// An iterator over a replay's events (dicts).
+#[pyclass(module = "gamefmt")]
+pub struct Events {
+    owner: Py<Replay>,
+    reader: Option<Reader<Stream>>,
+    raw_len: u32,
+}
+
+impl Events {
+    fn new(owner: Py<Replay>, stream: Stream) -> Self {
+        Self {
+            owner,
+            reader: Some(Reader::new(stream)),
+            raw_len: 0,
+        }
+    }
+
+    /// The next event as a dict and the event itself, handed to `each`.
+    fn next_with<T>(
+        &mut self,
+        py: Python<'_>,
+        mut each: impl FnMut(&Event<'_>, Bound<'_, PyDict>) -> PyResult<T>,
+    ) -> PyResult<Option<T>> {
+        let Some(reader) = self.reader.as_mut() else {
+            return Ok(None);
+        };
+        loop {
+            let offset = reader.offset();
+            match reader.next() {
+                Some(Ok(Item::Header { raw_len })) => self.raw_len = raw_len,
+                Some(Ok(Item::Event(e))) => {
+                    let d = event(py, offset, self.raw_len, &e)?;
+                    return each(&e, d).map(Some);
+                }
+                Some(Ok(Item::Metadata(m))) => {
+                    let m = metadata(py, m)?;
+                    self.owner.borrow_mut(py).metadata = Some(Some(m));
+                }
+                Some(Ok(_)) => {}
+                Some(Err(e)) => {
+                    self.reader = None;
+                    return Err(error::read(e));
+                }
+                None => {
+                    let end = reader.end();
+                    let mut owner = self.owner.borrow_mut(py);
+                    owner.end = Some(end);
+                    if owner.metadata.is_none() {
+                        owner.metadata = Some(None);
+                    }
+                    self.reader = None;
+                    return Ok(None);
+                }
+            }
+        }
+    }
+
+    fn next_event(&mut self, py: Python<'_>) -> PyResult<Option<Py<PyDict>>> {
+        self.next_with(py, |_, d| Ok(d.unbind()))
+    }
+}
+
+#[pymethods]
+impl Events {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<Py<PyDict>>> {
+        self.next_event(py)
+    }
+}
+
+/// An iterator over a replay's frames (dicts).
+#[pyclass(module = "gamefmt")]
+pub struct Frames {
+    events: Py<Events>,
+    grouper: FrameGrouper,
+    /// The frame being filled.
+    open: Option<Py<PyDict>>,
+    /// Frames closed, not yet returned.
+    ready: VecDeque<Py<PyDict>>,
+}
+
+/// Moves the open frame to `ready`, marked as `closed` says.
+fn close(
+    py: Python<'_>,
+    open: &mut Option<Py<PyDict>>,
+    ready: &mut VecDeque<Py<PyDict>>,
+    closed: Option<ClosedFrame>,
+) -> PyResult<()> {
+    let Some(closed) = closed else {
+        return Ok(());
+    };
+    if let Some(d) = open.take() {
+        d.bind(py)
+            .set_item(pyo3::intern!(py, "rollback"), closed.is_rollback)?;
+        ready.push_back(d);
+    }
+    Ok(())
+}
+
+/// Adds an event (its dict) to the frame `number`, opening it if needed.
+fn add(
+    py: Python<'_>,
+    open: &mut Option<Py<PyDict>>,
+    number: i32,
+    e: &Event<'_>,
+    d: Bound<'_, PyDict>,
+) -> PyResult<()> {
+    let frame = match open {
+        Some(f) => f.bind(py).clone(),
+        None => {
+            let f = dict!(py, {
+                "frame" => number, "rollback" => false, "start" => py.None(),
+                "players" => PyList::empty(py), "items" => PyList::empty(py), "end" => py.None(),
+            })?;
+            *open = Some(f.clone().unbind());
+            f
+        }
+    };
+    let list = |key: &str| -> PyResult<Bound<'_, PyList>> {
+        Ok(frame.as_any().get_item(key)?.downcast_into::<PyList>()?)
+    };
+    match e {
+        Event::FrameStart(_) => frame.set_item(pyo3::intern!(py, "start"), d)?,
+        Event::FrameBookend(_) => frame.set_item(pyo3::intern!(py, "end"), d)?,
+        Event::PreFrame(_) | Event::PostFrame(_) => list("players")?.append(d)?,
+        _ => list("items")?.append(d)?,
+    }
+    Ok(())
+}
+
+#[pymethods]
+impl Frames {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<Py<PyDict>>> {
+        let Self {
+            events,
+            grouper,
+            open,
+            ready,
+        } = self;
+        loop {
+            if let Some(d) = ready.pop_front() {
+                return Ok(Some(d));
+            }
+            let more = events.borrow_mut(py).next_with(py, |e, d| {
+                let placement = grouper.push(e);
+                close(py, open, ready, placement.closes)?;
+                if let Some(n) = placement.frame {
+                    add(py, open, n, e, d)?;
+                }
+                close(py, open, ready, placement.completes)
+            })?;
+            if more.is_none() {
+                close(py, open, ready, grouper.finish())?;
+                return Ok(ready.pop_front());
+            }
+        }
+    }
+}
+
+crate::arrow::arrow_methods!(Replay, gamefmt::Format::Slippi);
