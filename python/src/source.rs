@@ -275,16 +275,16 @@ impl Input {
 
     /// The whole content (datafiles, and facts read from the whole file).
     pub fn read_all(&mut self, py: Python<'_>) -> PyResult<Py<PyBytes>> {
-        if let Some(mut s) = self.pending.take() {
-            if !matches!(self.source, Source::Bytes(_)) {
-                let mut all = Vec::new();
-                s.read_to_end(&mut all)
-                    .map_err(|e| error::source(e, None))?;
-                let bytes = PyBytes::new(py, &all).unbind();
-                // Later passes read these bytes again, not the source.
-                self.source = Source::Bytes(bytes.clone_ref(py));
-                return Ok(bytes);
-            }
+        if let Some(mut s) = self.pending.take()
+            && !matches!(self.source, Source::Bytes(_))
+        {
+            let mut all = Vec::new();
+            s.read_to_end(&mut all)
+                .map_err(|e| error::source(e, None))?;
+            let bytes = PyBytes::new(py, &all).unbind();
+            // Later passes read these bytes again, not the source.
+            self.source = Source::Bytes(bytes.clone_ref(py));
+            return Ok(bytes);
         }
         self.source.read_all(py)
     }

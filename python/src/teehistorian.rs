@@ -320,10 +320,10 @@ impl Strings {
                 .resize_with(index.saturating_add(1), || None);
         }
         let slot = self.name_strings.get_mut(index)?;
-        if let Some((bytes, s)) = slot.as_ref() {
-            if bytes.as_slice() == name {
-                return Some(s.bind(py).clone());
-            }
+        if let Some((bytes, s)) = slot.as_ref()
+            && bytes.as_slice() == name
+        {
+            return Some(s.bind(py).clone());
         }
         let s = text(py, name);
         *slot = Some((name.to_vec(), s.clone().unbind()));
