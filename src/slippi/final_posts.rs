@@ -40,7 +40,7 @@ const MAX: usize = 8;
 
 /// The Post-Frame Updates at the tail of the events seen so far.
 ///
-/// The last ones are copied into a ring of [`MAX`] buffers that are
+/// The last ones are copied into a ring of eight buffers (two per port) that are
 /// reused: following a stream allocates nothing once they have grown to
 /// an event's size.
 #[derive(Default)]
