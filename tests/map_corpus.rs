@@ -220,7 +220,9 @@ fn check_map(name: &str, map: &MapView<'_>, found: &mut Checked) {
         info.credits(&mut s).unwrap();
         info.license(&mut s).unwrap();
         info.map_version(&mut s).unwrap();
-        assert!(info.settings(&mut s).unwrap().all(|c| !c.is_empty()));
+        let commands: Vec<&str> = info.settings(&mut s).unwrap().collect();
+        assert!(commands.iter().all(|c| !c.is_empty()));
+        assert_eq!(info.settings_owned().unwrap(), commands);
     }
     for sound in map.sounds() {
         if let Some(len) = sound.data_len() {

@@ -268,6 +268,7 @@ fn images_info_and_quads() {
     assert_eq!(info.credits(&mut buf).unwrap(), None);
     let cmds: Vec<&str> = info.settings(&mut buf).unwrap().collect();
     assert_eq!(cmds, ["sv_a 1", "sv_b 2"]);
+    assert_eq!(info.settings_owned().unwrap(), ["sv_a 1", "sv_b 2"]);
 
     let Layer::Quads(q) = map.layer(0).unwrap() else {
         panic!()

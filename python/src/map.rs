@@ -109,16 +109,9 @@ impl Map {
         let map = MapView::new(datafile(py, &self.bytes)?).map_err(error::decode)?;
         let d = dict!(py, {"version" => map.version()})?;
         if let Some(info) = map.info() {
-            let settings = info.settings_index().map(|i| {
-                let size = usize::try_from(i)
-                    .ok()
-                    .and_then(|i| map.datafile().data_size(i))
-                    .unwrap_or(0);
-                let mut buf = vec![0u8; size];
-                info.settings(&mut buf)
-                    .map(|s| s.map(str::to_owned).collect::<Vec<_>>())
-                    .unwrap_or_default()
-            });
+            let settings = info
+                .settings_index()
+                .map(|_| info.settings_owned().unwrap_or_default());
             d.set_item(
                 pyo3::intern!(py, "author"),
                 string(&map, info.author_index()),

@@ -101,15 +101,39 @@ impl<'a> Info<'a> {
     ///
     /// The data must be UTF-8 and every command must end with a NUL.
     pub fn settings<'b>(&self, buf: &'b mut [u8]) -> Result<Settings<'b>> {
-        let Some(index) = self
-            .settings_index()
-            .and_then(|i| usize::try_from(i).ok())
-            .filter(|&i| i < self.df.data_count())
-        else {
+        let Some(index) = self.settings_data_index() else {
             return Ok(Settings { rest: "" });
         };
-        let at = self.df.data_offset(index).unwrap_or(0);
         let bytes = self.df.decompress_into(index, buf)?;
+        self.settings_text(index, bytes)
+    }
+
+    /// [`settings`](Self::settings) as owned strings, inflated into a
+    /// buffer of the data's declared size (a size the stored bytes cannot
+    /// inflate to fails before anything is allocated, as in
+    /// [`DatafileView::decompress`]).
+    #[cfg(feature = "alloc")]
+    pub fn settings_owned(&self) -> Result<alloc::vec::Vec<alloc::string::String>> {
+        let Some(index) = self.settings_data_index() else {
+            return Ok(alloc::vec::Vec::new());
+        };
+        let bytes = self.df.decompress(index)?;
+        Ok(self
+            .settings_text(index, &bytes)?
+            .map(alloc::borrow::ToOwned::to_owned)
+            .collect())
+    }
+
+    /// The settings' data index, when the field names an existing item.
+    fn settings_data_index(&self) -> Option<usize> {
+        self.settings_index()
+            .and_then(|i| usize::try_from(i).ok())
+            .filter(|&i| i < self.df.data_count())
+    }
+
+    /// The commands in `bytes`, data item `index` inflated.
+    fn settings_text<'b>(&self, index: usize, bytes: &'b [u8]) -> Result<Settings<'b>> {
+        let at = self.df.data_offset(index).unwrap_or(0);
         let text = core::str::from_utf8(bytes)
             .map_err(|e| Error::new(ErrorKind::InvalidString, e.valid_up_to()).shifted(at))?;
         if !text.is_empty() && !text.ends_with('\0') {

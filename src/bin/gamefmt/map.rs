@@ -217,16 +217,9 @@ fn info(map: &MapView<'_>) -> Value {
     let Some(info) = map.info() else {
         return json!({"item": "info"});
     };
-    let settings: Option<Vec<String>> = info.settings_index().map(|i| {
-        let size = usize::try_from(i)
-            .ok()
-            .and_then(|i| map.datafile().data_size(i))
-            .unwrap_or(0);
-        let mut buf = vec![0u8; size];
-        info.settings(&mut buf)
-            .map(|s| s.map(str::to_owned).collect())
-            .unwrap_or_default()
-    });
+    let settings: Option<Vec<String>> = info
+        .settings_index()
+        .map(|_| info.settings_owned().unwrap_or_default());
     json!({
         "item": "info",
         "author": string(map, info.author_index()),
