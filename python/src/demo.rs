@@ -145,15 +145,6 @@ pub struct Chunks {
     snapshots: bool,
 }
 
-fn kind_name(kind: ChunkKind) -> &'static str {
-    match kind {
-        ChunkKind::Snapshot => "snapshot",
-        ChunkKind::Message => "message",
-        ChunkKind::Delta => "delta",
-        ChunkKind::Unknown => "unknown",
-    }
-}
-
 impl Chunks {
     /// The dict of a data chunk at `at`, rebuilding the snapshot.
     fn data<'py>(
@@ -166,7 +157,7 @@ impl Chunks {
     ) -> PyResult<Bound<'py, PyDict>> {
         let in_chunk = |e: gamefmt::Error| error::decode(gamefmt::Error::new(e.kind, at));
         let d = dict!(py, {
-            "kind" => kind_name(kind), "tick" => self.tick, "offset" => at, "size" => payload.len(),
+            "kind" => kind.name(), "tick" => self.tick, "offset" => at, "size" => payload.len(),
         })?;
         let snapshots = self.snapshots;
         self.rebuild.with_rec_mut(|rec| -> PyResult<()> {

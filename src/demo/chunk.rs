@@ -32,6 +32,20 @@ pub enum ChunkKind {
     Unknown,
 }
 
+impl ChunkKind {
+    /// The kind's name in lower case: `snapshot`, `message`, `delta` or
+    /// `unknown` (as the CLI's JSON and the Python package spell it).
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Snapshot => "snapshot",
+            Self::Message => "message",
+            Self::Delta => "delta",
+            Self::Unknown => "unknown",
+        }
+    }
+}
+
 /// One chunk of the demo stream. Payloads are still Huffman-compressed;
 /// decode them with [`super::decode_payload`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

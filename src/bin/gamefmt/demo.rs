@@ -31,15 +31,6 @@ pub struct Facts {
     end: &'static str,
 }
 
-fn kind_name(kind: ChunkKind) -> &'static str {
-    match kind {
-        ChunkKind::Snapshot => "snapshot",
-        ChunkKind::Message => "message",
-        ChunkKind::Delta => "delta",
-        ChunkKind::Unknown => "unknown",
-    }
-}
-
 /// Decodes every chunk (payloads included) and rebuilds the snapshot at
 /// every tick; `each` sees every chunk with the tick and snapshot in effect
 /// and, for a message chunk, the message bytes.
@@ -199,7 +190,7 @@ pub fn dump(input: &mut Input, out: &mut dyn Write) -> Result<(), CliError> {
             Chunk::Data { kind, payload } => {
                 let mut line = serde_json::Map::new();
                 line.insert("tick".into(), json!(tick));
-                line.insert("kind".into(), json!(kind_name(kind)));
+                line.insert("kind".into(), json!(kind.name()));
                 line.insert("size".into(), json!(payload.len()));
                 let snap = rec
                     .snapshot()
