@@ -2,7 +2,7 @@
 //! opens every event stream, kept in a fixed-size table.
 
 use crate::error::{Error, Result};
-use crate::warning::{Warning, WarningKind};
+use crate::warning::{Warn, Warning, WarningKind, report};
 
 use super::CMD_EVENT_PAYLOADS;
 
@@ -141,6 +141,25 @@ impl<'a> EventPayloads<'a> {
                 let at = base.saturating_add(2).saturating_add(i.saturating_mul(3));
                 Warning::new(WarningKind::ZeroSizeEvent { command }, at)
             })
+    }
+
+    /// Reports the table's quirks (its
+    /// [`zero_size_warnings`](Self::zero_size_warnings)) as
+    /// [`SlippiView::parse_with`](super::SlippiView::parse_with) and
+    /// [`parse_strict`](super::SlippiView::parse_strict) do: to `warn`, or,
+    /// when `strict`, the first one as an
+    /// [`ErrorKind::Refused`](crate::ErrorKind::Refused) error. For a
+    /// streaming reader, which meets the event as a record.
+    pub fn report_quirks<W: Warn + ?Sized>(
+        &self,
+        base: usize,
+        strict: bool,
+        warn: &mut W,
+    ) -> Result<()> {
+        for warning in self.zero_size_warnings(base) {
+            report(warn, strict, warning)?;
+        }
+        Ok(())
     }
 }
 

@@ -1,7 +1,7 @@
 //! [`SlippiView`]: the UBJSON wrapper of a `.slp` file held in memory.
 
 use crate::error::{Error, Result};
-use crate::warning::{Warn, report};
+use crate::warning::Warn;
 
 use crate::stream::{Decoded, End};
 
@@ -71,10 +71,7 @@ impl<'a> SlippiView<'a> {
             .raw
             .get(..usize::from(size).saturating_add(1))
             .unwrap_or(self.raw);
-        for warning in EventPayloads::new(event).zero_size_warnings(HEADER_LEN) {
-            report(warn, strict, warning)?;
-        }
-        Ok(())
+        EventPayloads::new(event).report_quirks(HEADER_LEN, strict, warn)
     }
 
     fn locate(file: &'a [u8]) -> Result<Self> {

@@ -19,12 +19,7 @@ use gamefmt::input::Input;
 /// see them: refused when `ctx` is strict, collected in it otherwise.
 fn payload_quirks(event: &Event<'_>, ctx: &mut Ctx) -> Result<(), CliError> {
     if let Event::EventPayloads(p) = event {
-        for warning in p.zero_size_warnings(HEADER_LEN) {
-            if ctx.strict {
-                return Err(gamefmt::Error::from(warning).into());
-            }
-            ctx.warnings.push(warning);
-        }
+        p.report_quirks(HEADER_LEN, ctx.strict, &mut ctx.warnings)?;
     }
     Ok(())
 }
