@@ -28,8 +28,8 @@
 //! layout: DuckDB, Polars and Spark read `OUT_DIR` as one dataset, with
 //! `format` and `table` as partition columns); `--to arrow` writes Arrow
 //! IPC files (`.arrow`) in the same layout. Each thread packs the inputs
-//! it exports into part files of its own ([`PartWriter`]); a large input
-//! gets parts of its own. Every table's first column,
+//! it exports into Parquet part files of its own ([`PartWriter`]); a large
+//! input, or any input written as Arrow IPC, gets parts of its own. Every table's first column,
 //! `file`, names the input a row came from: join on it.
 //!
 //! ```sql
@@ -68,8 +68,8 @@ use crate::source::{Source, Stepped, Threaded};
 
 pub use error::Error;
 pub use write::{
-    Dataset, OutputFormat, PACK_BYTES, PAGE_BYTES, PART_ROW_GROUPS, PartWriter, ROW_GROUP_BYTES,
-    ROW_GROUP_ROWS, Written,
+    Dataset, OutputFormat, PACK_BYTES, PAGE_BYTES, PART_BATCHES, PART_ROW_GROUPS, PartWriter,
+    ROW_GROUP_BYTES, ROW_GROUP_ROWS, Written,
 };
 
 /// One table of the export: its format and name give its folder

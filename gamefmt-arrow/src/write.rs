@@ -2,15 +2,17 @@
 //! `ROOT/format=FORMAT/table=TABLE/part-NAME-NNNN.parquet` (or `.arrow`),
 //! written by [`PartWriter`]s, one per thread.
 //!
-//! A part file holds many inputs: each input's rows are encoded in memory
-//! first (Parquet row groups, or Arrow batches) and appended to the
-//! writer's open parts only once the input has decoded fully, so a refused
-//! input leaves no rows behind. An input whose encoded rows outgrow
-//! [`PACK_BYTES`] gets part files of its own instead, streamed (written
-//! under hidden temporary names and renamed when the input is done). A
-//! part closes after [`PART_ROW_GROUPS`] row groups: a Parquet writer
-//! keeps every row group's metadata until its file closes, so this bounds
-//! memory whatever the input's size.
+//! A Parquet part file holds many inputs: each input's rows are encoded in
+//! memory first (as row groups) and appended to the writer's open parts
+//! only once the input has decoded fully, so a refused input leaves no
+//! rows behind. An input whose encoded rows outgrow [`PACK_BYTES`] gets
+//! part files of its own instead, streamed (written under hidden temporary
+//! names and renamed when the input is done), and so does every input
+//! written as Arrow IPC (an IPC file holds one dictionary per column, and
+//! the `file` column's differs between inputs). A part closes after
+//! [`PART_ROW_GROUPS`] row groups: a Parquet writer keeps every row
+//! group's metadata until its file closes, so this bounds memory whatever
+//! the input's size.
 //!
 //! ```
 //! # fn main() -> Result<(), gamefmt_arrow::Error> {
@@ -74,8 +76,11 @@ pub const PAGE_BYTES: usize = 8 << 10;
 /// (while open it is kept in memory); tables of many columns get
 /// [`PAGE_BYTES`] per column, so that their pages are not cut short.
 pub const ROW_GROUP_BYTES: usize = 128 << 10;
-/// Row groups (Parquet) or batches (Arrow IPC) a part file holds at most.
+/// Row groups a Parquet part file holds at most.
 pub const PART_ROW_GROUPS: usize = 16;
+/// Batches an Arrow IPC part file holds at most (it keeps only their
+/// offsets until it closes).
+pub const PART_BATCHES: usize = 1024;
 /// Encoded bytes of one input kept in memory, to be packed with other
 /// inputs' rows once it has decoded fully; past this the input gets part
 /// files of its own.
@@ -170,7 +175,10 @@ impl Part {
     }
 
     const fn full(&self) -> bool {
-        self.groups >= PART_ROW_GROUPS
+        match self.file {
+            PartFile::Parquet(_) => self.groups >= PART_ROW_GROUPS,
+            PartFile::Arrow(_) => self.groups >= PART_BATCHES,
+        }
     }
 
     /// Finishes the file (still under its temporary name).
@@ -289,6 +297,8 @@ struct Input<'a> {
     factories: &'a mut BTreeMap<Table, ArrowRowGroupWriterFactory>,
     /// The name of the input's own parts.
     part: &'a str,
+    /// Encoded bytes packed at most.
+    pack: usize,
     tables: BTreeMap<Table, Pending>,
     /// Encoded bytes held in `tables`' groups.
     bytes: usize,
@@ -331,14 +341,14 @@ impl Input<'_> {
 
     /// Keeps a finished group of `table` in memory, or writes it to the
     /// input's own parts once it spilled (spilling when the groups kept
-    /// outgrow [`PACK_BYTES`]).
+    /// outgrow the bound).
     fn finished(&mut self, table: Table, group: Group, bytes: usize) -> Result<(), Error> {
         if self.spilled {
             return self.own(table, group);
         }
         self.tables.entry(table).or_default().groups.push(group);
         self.bytes = self.bytes.saturating_add(bytes);
-        if self.bytes > PACK_BYTES {
+        if self.bytes > self.pack {
             self.spilled = true;
             let tables: Vec<Table> = self.tables.keys().copied().collect();
             for table in tables {
@@ -442,6 +452,7 @@ impl Dataset {
             name: name.to_owned(),
             parts: BTreeMap::new(),
             factories: BTreeMap::new(),
+            pack: PACK_BYTES,
         }
     }
 
@@ -474,13 +485,25 @@ pub struct PartWriter {
     parts: BTreeMap<Table, Parts>,
     /// Column writer factories, per table (Parquet).
     factories: BTreeMap<Table, ArrowRowGroupWriterFactory>,
+    /// Encoded bytes of an input packed at most.
+    pack: usize,
 }
 
 impl PartWriter {
+    /// Packs an input's rows only while they take at most `bytes` encoded
+    /// ([`PACK_BYTES`] unless set): the memory each input may hold. (Arrow
+    /// IPC inputs are never packed.)
+    #[must_use]
+    pub const fn pack_bytes(mut self, bytes: usize) -> Self {
+        self.pack = bytes;
+        self
+    }
+
     /// Decodes `input` once ([`export`]) and writes each of its tables, in
     /// batches of `batch_rows` rows; `file` fills the `file` column. Its
     /// rows go to this writer's parts when they fit in [`PACK_BYTES`]
-    /// encoded, to parts of their own named `part` otherwise
+    /// encoded ([`PartWriter::pack_bytes`]), to parts of their own named
+    /// `part` otherwise
     /// (`part-PART-NNNN.EXT`: a name no other input of the dataset uses).
     ///
     /// # Errors
@@ -499,6 +522,12 @@ impl PartWriter {
             dataset: &self.dataset,
             factories: &mut self.factories,
             part,
+            // An Arrow IPC file holds one dictionary per column, and the
+            // `file` column's differs between inputs: they are not packed.
+            pack: match self.dataset.format {
+                OutputFormat::Parquet => self.pack,
+                OutputFormat::Arrow => 0,
+            },
             tables: BTreeMap::new(),
             bytes: 0,
             spilled: false,

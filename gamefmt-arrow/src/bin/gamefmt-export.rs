@@ -53,8 +53,9 @@ enum Command {
         /// The output format.
         #[arg(long, value_enum, default_value = "parquet")]
         to: To,
-        /// Rows per batch (and at most per Parquet page run).
-        #[arg(long, default_value_t = 8192)]
+        /// Rows per batch: the rows a table builds in memory before they are
+        /// encoded (small, so that wide tables stay within memory bounds).
+        #[arg(long, default_value_t = 2048)]
         batch_rows: usize,
         /// Files decoded at once (default: one per core).
         #[arg(long, short = 'j')]
