@@ -1,7 +1,8 @@
 //! The library API on the crate's own sample files (no corpus needed):
 //! `table_reader` against the slice iterators' counts, one decode feeding
-//! every table, errors with the core's byte offset, and the Parquet and
-//! Arrow IPC files of a `Dataset` read back.
+//! every table, errors with the core's byte offset, the Parquet and
+//! Arrow IPC files of a `Dataset` read back, and a refused input leaving
+//! no rows in them, packed with other inputs or not.
 #![allow(
     clippy::unwrap_used,
     clippy::panic,
@@ -161,6 +162,23 @@ fn errors_carry_the_core_offset() {
     ));
 }
 
+/// The batches of one Parquet or Arrow IPC file.
+fn read_back(path: &std::path::Path, format: OutputFormat) -> Vec<RecordBatch> {
+    let file = File::open(path).unwrap();
+    match format {
+        OutputFormat::Parquet => {
+            parquet::arrow::arrow_reader::ParquetRecordBatchReader::try_new(file, 1 << 16)
+                .unwrap()
+                .collect::<Result<_, _>>()
+                .unwrap()
+        }
+        OutputFormat::Arrow => arrow::ipc::reader::FileReader::try_new(file, None)
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap(),
+    }
+}
+
 #[test]
 fn parquet_and_arrow_files_hold_the_batches() {
     let dir = std::env::temp_dir().join(format!("gamefmt-arrow-api-{}", std::process::id()));
@@ -188,19 +206,7 @@ fn parquet_and_arrow_files_hold_the_batches() {
             "format=teehistorian/table=positions/part-p1-0000.{}",
             format.extension()
         )));
-        let file = File::open(&path).unwrap();
-        let got: Vec<RecordBatch> = match format {
-            OutputFormat::Parquet => {
-                parquet::arrow::arrow_reader::ParquetRecordBatchReader::try_new(file, 1 << 16)
-                    .unwrap()
-                    .collect::<Result<_, _>>()
-                    .unwrap()
-            }
-            OutputFormat::Arrow => arrow::ipc::reader::FileReader::try_new(file, None)
-                .unwrap()
-                .collect::<Result<_, _>>()
-                .unwrap(),
-        };
+        let got = read_back(&path, format);
         let got = arrow::compute::concat_batches(&got[0].schema(), &got).unwrap();
         let mut expected = arrow::compute::concat_batches(&want[0].schema(), &want).unwrap();
         // The file column is filled by the dataset, null from table_reader.
@@ -234,20 +240,7 @@ fn files_of_rows(dataset: &Dataset, table: Table, name: &str, format: OutputForm
     let folder = dataset.path(table, name, 0).parent().unwrap().to_owned();
     let mut files = Vec::new();
     for entry in std::fs::read_dir(folder).unwrap() {
-        let file = File::open(entry.unwrap().path()).unwrap();
-        let got: Vec<RecordBatch> = match format {
-            OutputFormat::Parquet => {
-                parquet::arrow::arrow_reader::ParquetRecordBatchReader::try_new(file, 1 << 16)
-                    .unwrap()
-                    .collect::<Result<_, _>>()
-                    .unwrap()
-            }
-            OutputFormat::Arrow => arrow::ipc::reader::FileReader::try_new(file, None)
-                .unwrap()
-                .collect::<Result<_, _>>()
-                .unwrap(),
-        };
-        for batch in got {
+        for batch in read_back(&entry.unwrap().path(), format) {
             let column =
                 arrow::compute::cast(batch.column(0), &arrow::datatypes::DataType::Utf8).unwrap();
             files.extend(
