@@ -224,11 +224,11 @@ impl Parts {
             }
         };
         part.append(group)?;
-        if part.full() {
-            if let Some(part) = self.open.take() {
-                closed.push((part.tmp.clone(), part.path.clone()));
-                part.close()?;
-            }
+        if part.full()
+            && let Some(part) = self.open.take()
+        {
+            closed.push((part.tmp.clone(), part.path.clone()));
+            part.close()?;
         }
         Ok(())
     }
@@ -329,11 +329,11 @@ impl Input<'_> {
             };
             encoder.write(&batch.slice(offset, len))?;
             offset = offset.saturating_add(len);
-            if encoder.rows >= ROW_GROUP_ROWS || encoder.bytes() >= encoder.limit() {
-                if let Some(encoder) = pending.encoder.take() {
-                    let (group, bytes) = encoder.finish()?;
-                    self.finished(table, group, bytes)?;
-                }
+            if (encoder.rows >= ROW_GROUP_ROWS || encoder.bytes() >= encoder.limit())
+                && let Some(encoder) = pending.encoder.take()
+            {
+                let (group, bytes) = encoder.finish()?;
+                self.finished(table, group, bytes)?;
             }
         }
         Ok(())
