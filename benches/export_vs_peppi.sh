@@ -4,8 +4,10 @@
 # --to parquet on 2 threads (games, frames and items tables) against
 # peppi-py's read_slippi + pyarrow.parquet.write_table of its frames on 2
 # processes (benches/peppi_export.py), on the same files: the replays
-# peppi-py reads (it refuses some of the corpus). Whole-process wall times,
-# one run each, caches warm. Slow-ish and needs PyPI: run by hand, not in CI.
+# peppi-py reads (it refuses some of the corpus). Whole-process wall and
+# CPU times (user + system, of the process and its children: steadier than
+# wall time on a loaded machine), one run each, caches warm. Slow-ish and
+# needs PyPI: run by hand, not in CI.
 #
 #   benches/export_vs_peppi.sh [N]
 set -euo pipefail
@@ -40,18 +42,20 @@ echo "$n replays ($mb MB) replicated from the ${#ok[@]} corpus replays peppi-py 
 run() {  # name, command...: prints one table row
     local name=$1
     shift
-    /usr/bin/time -f '%e %M' -o "$dir/time.txt" "$@" 2> "$dir/stderr.txt" >/dev/null
-    read -r wall rss < "$dir/time.txt"
-    awk -v name="$name" -v w="$wall" -v n="$n" -v mb="$mb" -v rss="$rss" \
-        'BEGIN { printf "| %s | %.2f | %.0f | %.1f | %d |\n", name, w, n / w, mb / w, rss / 1024 }'
+    /usr/bin/time -f '%e %M %U %S' -o "$dir/time.txt" "$@" 2> "$dir/stderr.txt" >/dev/null
+    read -r wall rss user sys < "$dir/time.txt"
+    awk -v name="$name" -v w="$wall" -v n="$n" -v mb="$mb" -v rss="$rss" -v u="$user" -v s="$sys" \
+        'BEGIN { printf "| %s | %.2f | %.2f | %.0f | %.1f | %d |\n", name, w, u + s, n / w, mb / w, rss / 1024 }'
     tail -1 "$dir/stderr.txt" >&2
     echo "$wall" > "$dir/$name.wall"
+    awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }' > "$dir/$name.cpu"
 }
 
-echo "| tool (2 cores) | wall (s) | files/s | MB/s | peak RSS (MB) |"
-echo "|---|---|---|---|---|"
+echo "| tool (2 cores) | wall (s) | CPU (s) | files/s | MB/s | peak RSS (MB) |"
+echo "|---|---|---|---|---|---|"
 run gamefmt-export target/release/gamefmt-export export --to parquet --jobs 2 "$dir/out-gamefmt" "$dir/in"
 run peppi-py "$venv/bin/python" benches/peppi_export.py --jobs 2 "$dir/out-peppi" "$dir"/in/*.slp
 awk -v a="$(cat "$dir/gamefmt-export.wall")" -v b="$(cat "$dir/peppi-py.wall")" \
-    'BEGIN { printf "gamefmt-export is %.1fx peppi-py\n", b / a }'
+    -v c="$(cat "$dir/gamefmt-export.cpu")" -v d="$(cat "$dir/peppi-py.cpu")" \
+    'BEGIN { printf "gamefmt-export is %.1fx peppi-py (wall), %.1fx (CPU time, user + system)\n", b / a, d / c }'
 echo "output: gamefmt $(du -sh "$dir/out-gamefmt" | cut -f1), peppi-py $(du -sh "$dir/out-peppi" | cut -f1)"

@@ -23,11 +23,13 @@
 //! # Datasets
 //!
 //! `gamefmt-export --to parquet OUT_DIR INPUTS...` (also reached as
-//! `gamefmt export`) writes each table of each input to
-//! `OUT_DIR/format=FORMAT/table=TABLE/part-NAME-0000.parquet` (Hive
+//! `gamefmt export`) writes the tables of its inputs to
+//! `OUT_DIR/format=FORMAT/table=TABLE/part-NAME-NNNN.parquet` (Hive
 //! layout: DuckDB, Polars and Spark read `OUT_DIR` as one dataset, with
 //! `format` and `table` as partition columns); `--to arrow` writes Arrow
-//! IPC files (`.arrow`) in the same layout. Every table's first column,
+//! IPC files (`.arrow`) in the same layout. Each thread packs the inputs
+//! it exports into Parquet part files of its own ([`PartWriter`]); a large
+//! input, or any input written as Arrow IPC, gets parts of its own. Every table's first column,
 //! `file`, names the input a row came from: join on it.
 //!
 //! ```sql
@@ -66,7 +68,8 @@ use crate::source::{Source, Stepped, Threaded};
 
 pub use error::Error;
 pub use write::{
-    Dataset, OutputFormat, PAGE_BYTES, PART_ROWS, ROW_GROUP_BYTES, ROW_GROUP_ROWS, Written,
+    Dataset, OutputFormat, PACK_BYTES, PAGE_BYTES, PART_BATCHES, PART_ROW_GROUPS, PartWriter,
+    ROW_GROUP_BYTES, ROW_GROUP_ROWS, Written,
 };
 
 /// One table of the export: its format and name give its folder

@@ -1,7 +1,8 @@
 //! The library API on the crate's own sample files (no corpus needed):
 //! `table_reader` against the slice iterators' counts, one decode feeding
-//! every table, errors with the core's byte offset, and the Parquet and
-//! Arrow IPC files of a `Dataset` read back.
+//! every table, errors with the core's byte offset, the Parquet and
+//! Arrow IPC files of a `Dataset` read back, and a refused input leaving
+//! no rows in them, packed with other inputs or not.
 #![allow(
     clippy::unwrap_used,
     clippy::panic,
@@ -161,6 +162,23 @@ fn errors_carry_the_core_offset() {
     ));
 }
 
+/// The batches of one Parquet or Arrow IPC file.
+fn read_back(path: &std::path::Path, format: OutputFormat) -> Vec<RecordBatch> {
+    let file = File::open(path).unwrap();
+    match format {
+        OutputFormat::Parquet => {
+            parquet::arrow::arrow_reader::ParquetRecordBatchReader::try_new(file, 1 << 16)
+                .unwrap()
+                .collect::<Result<_, _>>()
+                .unwrap()
+        }
+        OutputFormat::Arrow => arrow::ipc::reader::FileReader::try_new(file, None)
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap(),
+    }
+}
+
 #[test]
 fn parquet_and_arrow_files_hold_the_batches() {
     let dir = std::env::temp_dir().join(format!("gamefmt-arrow-api-{}", std::process::id()));
@@ -188,19 +206,7 @@ fn parquet_and_arrow_files_hold_the_batches() {
             "format=teehistorian/table=positions/part-p1-0000.{}",
             format.extension()
         )));
-        let file = File::open(&path).unwrap();
-        let got: Vec<RecordBatch> = match format {
-            OutputFormat::Parquet => {
-                parquet::arrow::arrow_reader::ParquetRecordBatchReader::try_new(file, 1 << 16)
-                    .unwrap()
-                    .collect::<Result<_, _>>()
-                    .unwrap()
-            }
-            OutputFormat::Arrow => arrow::ipc::reader::FileReader::try_new(file, None)
-                .unwrap()
-                .collect::<Result<_, _>>()
-                .unwrap(),
-        };
+        let got = read_back(&path, format);
         let got = arrow::compute::concat_batches(&got[0].schema(), &got).unwrap();
         let mut expected = arrow::compute::concat_batches(&want[0].schema(), &want).unwrap();
         // The file column is filled by the dataset, null from table_reader.
@@ -212,4 +218,103 @@ fn parquet_and_arrow_files_hold_the_batches() {
         assert_eq!(got.project(&columns).unwrap(), expected);
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The files under `dir` (recursively), by name.
+fn file_names(dir: &std::path::Path) -> Vec<String> {
+    let mut names = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            names.extend(file_names(&path));
+        } else {
+            names.push(path.file_name().unwrap().to_string_lossy().into_owned());
+        }
+    }
+    names.sort();
+    names
+}
+
+/// The `file` column of every row of `table` in the dataset, sorted.
+fn files_of_rows(dataset: &Dataset, table: Table, name: &str, format: OutputFormat) -> Vec<String> {
+    let folder = dataset.path(table, name, 0).parent().unwrap().to_owned();
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(folder).unwrap() {
+        for batch in read_back(&entry.unwrap().path(), format) {
+            let column =
+                arrow::compute::cast(batch.column(0), &arrow::datatypes::DataType::Utf8).unwrap();
+            files.extend(
+                column
+                    .as_string::<i32>()
+                    .iter()
+                    .map(|f| f.unwrap().to_owned()),
+            );
+        }
+    }
+    files.sort();
+    files
+}
+
+#[test]
+fn a_refused_input_leaves_no_rows_packed_or_not() {
+    let sample = gamefmt::teehistorian::SAMPLE;
+    // The sample damaged (a byte set to 0xFF) where rows come out before
+    // the error.
+    let bad = (1..sample.len())
+        .rev()
+        .map(|i| {
+            let mut bad = sample.to_vec();
+            bad[i] = 0xFF;
+            bad
+        })
+        .find(|bad| {
+            let mut handed = 0;
+            let result = export(Cursor::new(bad.clone()), None, 1, &mut |_, batch| {
+                handed += batch.num_rows();
+                Ok(())
+            });
+            result.is_err() && handed > 0
+        })
+        .unwrap();
+    for format in [OutputFormat::Parquet, OutputFormat::Arrow] {
+        for pack in [gamefmt_arrow::PACK_BYTES, 0] {
+            let dir = std::env::temp_dir().join(format!(
+                "gamefmt-arrow-pack-{}-{pack}-{}",
+                std::process::id(),
+                format.extension()
+            ));
+            let dataset = Dataset::new(&dir, format);
+            let mut writer = dataset.writer("w").pack_bytes(pack);
+            let written = writer.write(Cursor::new(sample), "a", "a", 1).unwrap();
+            assert!(
+                writer
+                    .write(Cursor::new(bad.clone()), "bad", "bad", 1)
+                    .is_err()
+            );
+            writer.write(Cursor::new(sample), "b", "b", 1).unwrap();
+            writer.finish().unwrap();
+            // Packed: the writer's parts; spilled (nothing packed, and
+            // never for Arrow IPC): each good input's own parts.
+            let packed = pack > 0 && format == OutputFormat::Parquet;
+            let parts: &[&str] = if packed { &["w"] } else { &["a", "b"] };
+            for name in file_names(&dir) {
+                assert!(
+                    parts
+                        .iter()
+                        .any(|p| name.starts_with(&format!("part-{p}-"))),
+                    "{name}"
+                );
+                assert!(name.ends_with(format.extension()), "{name}");
+            }
+            for (&table, &rows) in &written.rows {
+                let want: Vec<String> = ["a", "b"]
+                    .iter()
+                    .flat_map(|f| std::iter::repeat_n((*f).to_owned(), rows as usize))
+                    .collect();
+                let got = files_of_rows(&dataset, table, "w", format);
+                assert_eq!(got, want, "{table:?} {format:?} packing {pack}");
+            }
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
+    }
 }

@@ -4,7 +4,8 @@
 //! `gamefmt export ...` runs) takes the inputs the `gamefmt` tool takes —
 //! files, directories (recursively), `-` for stdin, gzip/zstd/xz
 //! compressed — decodes each once, on `--jobs` threads, and writes its
-//! tables to `OUT_DIR/format=FORMAT/table=TABLE/part-NAME.EXT` (see the
+//! tables to `OUT_DIR/format=FORMAT/table=TABLE/part-NAME-NNNN.EXT`, each
+//! thread packing small inputs into parts of its own (see the
 //! `gamefmt_arrow` docs for the tables). A progress bar on stderr when it
 //! is a terminal, a summary line at the end. Exit status: 0 when every
 //! input was exported, 1 when some were refused, 2 on a usage or I/O
@@ -13,11 +14,12 @@
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use gamefmt::input::{self, Input, STDIN, progress};
-use gamefmt_arrow::{Dataset, Error, OutputFormat};
+use gamefmt_arrow::{Dataset, Error, OutputFormat, PartWriter};
 use rayon::prelude::*;
 
 /// Exit status when some input was refused.
@@ -46,13 +48,14 @@ enum To {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Write each input's tables to OUT_DIR/format=F/table=T/part-NAME.EXT.
+    /// Write the inputs' tables to OUT_DIR/format=F/table=T/part-NAME-NNNN.EXT.
     Export {
         /// The output format.
         #[arg(long, value_enum, default_value = "parquet")]
         to: To,
-        /// Rows per batch (and at most per Parquet page run).
-        #[arg(long, default_value_t = 8192)]
+        /// Rows per batch: the rows a table builds in memory before they are
+        /// encoded (small, so that wide tables stay within memory bounds).
+        #[arg(long, default_value_t = 2048)]
         batch_rows: usize,
         /// Files decoded at once (default: one per core).
         #[arg(long, short = 'j')]
@@ -66,8 +69,9 @@ enum Command {
     },
 }
 
-/// A part name no other input gets: the file's stem and a hash of its
-/// whole path (the same input exported again replaces its own parts).
+/// The name of an input's own parts (when it is too large to pack) that
+/// no other input gets: the file's name and a hash of its whole path (the
+/// same input exported again replaces its own parts).
 fn part_name(path: &Path) -> String {
     if path.as_os_str() == STDIN {
         return "stdin".to_owned();
@@ -81,6 +85,15 @@ fn part_name(path: &Path) -> String {
     format!("{stem}-{:016x}", hasher.finish())
 }
 
+/// A name for this run's writers that no other run gets (the time and
+/// process id, hashed), so that exporting into a folder again adds parts.
+fn run_name() -> String {
+    let mut hasher = DefaultHasher::new();
+    std::time::SystemTime::now().hash(&mut hasher);
+    std::process::id().hash(&mut hasher);
+    format!("{:016x}", hasher.finish())
+}
+
 /// What became of one input.
 enum Outcome {
     Exported { rows: u64 },
@@ -89,7 +102,7 @@ enum Outcome {
 }
 
 fn export_one(
-    dataset: &Dataset,
+    writer: &mut PartWriter,
     path: &Path,
     batch_rows: usize,
     bar: &input::indicatif::ProgressBar,
@@ -99,7 +112,7 @@ fn export_one(
         Err(e) => return Outcome::Failed(e.into()),
     };
     let name = path.display().to_string();
-    match dataset.write(input, &name, &part_name(path), batch_rows) {
+    match writer.write(input, &name, &part_name(path), batch_rows) {
         Ok(written) => Outcome::Exported {
             rows: written.rows.values().fold(0, |a, &b| a.saturating_add(b)),
         },
@@ -148,12 +161,26 @@ fn main() -> ExitCode {
             return ExitCode::from(IO_ERROR);
         }
     };
+    // One writer per thread, packing the inputs it exports into its parts.
+    let run = run_name();
+    let writers: Vec<Mutex<PartWriter>> = (0..pool.current_num_threads())
+        .map(|i| Mutex::new(dataset.writer(&format!("{run}-{i}"))))
+        .collect();
     let done = std::sync::atomic::AtomicUsize::new(0);
     let outcomes: Vec<Outcome> = pool.install(|| {
         files
             .par_iter()
             .map(|path| {
-                let outcome = export_one(&dataset, path, batch_rows, &bar);
+                let thread = rayon::current_thread_index().unwrap_or_default();
+                let outcome = match writers.get(thread) {
+                    Some(writer) => export_one(
+                        &mut writer.lock().unwrap_or_else(PoisonError::into_inner),
+                        path,
+                        batch_rows,
+                        &bar,
+                    ),
+                    None => Outcome::Failed(Error::Io(std::io::ErrorKind::Other.into())),
+                };
                 let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 bar.set_message(format!("{}/{}", n.saturating_add(1), files.len()));
                 outcome
@@ -161,6 +188,19 @@ fn main() -> ExitCode {
             .collect()
     });
     bar.finish_and_clear();
+    let mut finished = Ok(());
+    for writer in writers {
+        let done = writer
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner)
+            .finish();
+        if finished.is_ok() {
+            finished = done;
+        }
+    }
+    if let Err(e) = &finished {
+        eprintln!("gamefmt-export: {e}");
+    }
     let (mut exported, mut refused, mut failed, mut rows) = (0usize, 0usize, 0usize, 0u64);
     for (path, outcome) in files.iter().zip(&outcomes) {
         match outcome {
@@ -187,7 +227,7 @@ fn main() -> ExitCode {
         mb / secs.max(1e-9),
         count / secs.max(1e-9),
     );
-    if failed > 0 {
+    if failed > 0 || finished.is_err() {
         ExitCode::from(IO_ERROR)
     } else if refused > 0 {
         ExitCode::from(REFUSED)
