@@ -318,7 +318,8 @@ fn old_switch_layer_converted() {
 
 #[test]
 fn old_speedup_layer_converted() {
-    // (force, type, angle i16 LE) per tile.
+    // (force, type, angle i16 LE) per tile; type 0 (the first layout's
+    // padding) reads as the old boost, 28, as twmap reads it.
     let mut old = Vec::new();
     for (force, kind, angle) in [
         (10u8, 28u8, 90i16),
@@ -345,10 +346,10 @@ fn old_speedup_layer_converted() {
         got,
         [
             (10, 0, 28, 90),
-            (0, 0, 0, 0),
+            (0, 0, 28, 0),
             (255, 0, 28, -45),
-            (3, 0, 0, 359),
-            (0, 0, 0, 0),
+            (3, 0, 28, 359),
+            (0, 0, 28, 0),
             (50, 0, 28, 180)
         ]
     );

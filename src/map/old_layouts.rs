@@ -12,8 +12,11 @@
 //! - Speedup tiles were `{force, angle: i16}` (4 bytes with C padding after
 //!   `force`), then `{force, type, angle: i16}` (72e05efc53, 2010-09-11),
 //!   then 6 bytes with `max_speed` after `force` (a02bceafed, 2010-09-22).
-//!   The old tiles convert with `max_speed` 0; byte 1 becomes the type (it
-//!   was padding in the very first layout).
+//!   The old tiles convert with `max_speed` 0; byte 1 becomes the type.
+//!   In the very first layout byte 1 was padding (0), and every speedup
+//!   then behaved as that era's `TILE_BOOST`, 28, which is today's
+//!   `TILE_SPEED_BOOST_OLD`: a type byte of 0 becomes 28, as twmap's
+//!   converter does (it sets 28 on every old tile).
 //!
 //! Current DDNet (28baa427, `src/engine/shared/map.cpp`,
 //! `ValidateAndUnpackTilesLayerData`) refuses these layers' data as
@@ -46,6 +49,10 @@
 
 use crate::error::{Error, Result};
 use crate::warning::WarningKind;
+
+/// The speedup type of the first layout's tiles (2010's `TILE_BOOST`,
+/// today's `TILE_SPEED_BOOST_OLD`).
+const TILE_SPEED_BOOST_OLD: u8 = 28;
 
 /// A 2010-era physics tile layout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,8 +114,16 @@ pub(super) fn convert(layout: OldLayout, buf: &mut [u8], packed_at: usize) -> Re
             (OldLayout::Switch, Some(&[number, kind])) => {
                 [if kind == 0 { 0 } else { number }, kind, 0, 0, 0, 0]
             }
-            // {force, type, angle} -> {force, max_speed, type, 0, angle}.
-            (OldLayout::Speedup, Some(&[force, kind, a0, a1])) => [force, 0, kind, 0, a0, a1],
+            // {force, type, angle} -> {force, max_speed, type, 0, angle};
+            // no type (the first layout's padding) is the old boost.
+            (OldLayout::Speedup, Some(&[force, kind, a0, a1])) => {
+                let kind = if kind == 0 {
+                    TILE_SPEED_BOOST_OLD
+                } else {
+                    kind
+                };
+                [force, 0, kind, 0, a0, a1]
+            }
             _ => return Err(Error::truncated(src)),
         };
         if let (Some(out), Some(tile)) =
@@ -131,9 +146,9 @@ mod tests {
     #[test]
     fn speedup_tiles_grow_in_place() {
         // Two old tiles at the tail of a 12-byte buffer.
-        let mut buf = [0xAA, 0xAA, 0xAA, 0xAA, 5, 28, 0x5A, 0x00, 9, 29, 0x0E, 0x01];
+        let mut buf = [0xAA, 0xAA, 0xAA, 0xAA, 5, 0, 0x5A, 0x00, 9, 12, 0x0E, 0x01];
         assert_eq!(convert(OldLayout::Speedup, &mut buf, 4), Ok(()));
-        assert_eq!(buf, [5, 0, 28, 0, 0x5A, 0, 9, 0, 29, 0, 0x0E, 0x01]);
+        assert_eq!(buf, [5, 0, 28, 0, 0x5A, 0, 9, 0, 12, 0, 0x0E, 0x01]);
     }
 
     #[test]
