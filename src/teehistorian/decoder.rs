@@ -314,6 +314,11 @@ impl Decoder {
         if Uuid::from_bytes(magic) != uuids::TEEHISTORIAN {
             return Err(Error::new(ErrorKind::BadMagic, self.offset));
         }
+        if let Some((header, len)) = Header::parse_plain_prefix(c.rest()) {
+            // The text and its NUL.
+            c.skip(len.saturating_add(1))?;
+            return Ok(self.header_done(header, &c));
+        }
         let json_at = c.offset();
         let Ok(json) = c.cstr_bytes() else {
             return Ok(Decoded::NeedMore { needed: None });
@@ -325,13 +330,17 @@ impl Decoder {
             )
         })?;
         let header = Header::parse(json).map_err(|e| e.shifted(json_at))?;
-        let consumed = c.position();
+        Ok(self.header_done(header, &c))
+    }
+
+    /// The record of `header`, which `c` has just read: moves past it.
+    fn header_done<'a>(&mut self, header: Header<'a>, c: &Cursor<'_>) -> Decoded<Item<'a>> {
         self.offset = c.offset();
         self.state = State::Messages;
-        Ok(Decoded::Record {
+        Decoded::Record {
             record: Item::Header(header),
-            consumed,
-        })
+            consumed: c.position(),
+        }
     }
 
     /// [`short_message`] at the decoder's state: the record and its
