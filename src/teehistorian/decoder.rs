@@ -343,18 +343,16 @@ impl Decoder {
         }
     }
 
-    /// [`short_message`] at the decoder's state: the record and its
-    /// length, or `None` for the general path.
-    ///
-    /// [`TeehistorianIter`](super::TeehistorianIter) calls this and
-    /// [`Self::decode_general`] itself, which saves a wrapping of the
-    /// record on its hot path.
+    /// [`short_player_diff_any`] at the decoder's state: the record and
+    /// its length, or `None` for the general path (which has the short
+    /// path of INPUT_DIFF: see [`TeehistorianIter`](super::TeehistorianIter)'s
+    /// `next`, which has this path inline).
     #[inline(always)]
     pub(crate) fn decode_short<'a>(&mut self, input: &'a [u8]) -> Option<(Record<'a>, usize)> {
         if self.state != State::Messages {
             return None;
         }
-        let (message, tick, len) = short_message(&mut self.ticks, input)?;
+        let (message, tick, len) = short_player_diff_any(&mut self.ticks, input)?;
         Some(self.advance(tick, message, len))
     }
 
@@ -388,6 +386,15 @@ impl Decoder {
 
     #[inline]
     fn decode_message<'a>(&mut self, input: &'a [u8]) -> Result<Decoded<Item<'a>>> {
+        // The short path of the second most common message (out of
+        // `decode_short`: see `TeehistorianIter::next`).
+        if let Some((message, tick, len)) = short_input_diff(&self.ticks, input) {
+            let (record, consumed) = self.advance(tick, message, len);
+            return Ok(Decoded::Record {
+                record: Item::Message(record),
+                consumed,
+            });
+        }
         let mut c = Cursor::with_base(input, self.offset);
         let message = match int(&mut c).and_then(|id| read_body(id, &mut c, self.offset)) {
             Ok(m) => m,
@@ -474,19 +481,29 @@ pub(crate) fn short_message<'a>(
     ticks: &mut TickState,
     input: &'a [u8],
 ) -> Option<(Message<'a>, i32, usize)> {
-    // Not `Option::or_else`: it was not inlined, and its record went
-    // through memory.
-    if let Some(short) = short_player_diff(ticks, input) {
-        return Some(short);
-    }
-    if let Some(short) = short_player_diff_wide(ticks, input) {
+    if let Some(short) = short_player_diff_any(ticks, input) {
         return Some(short);
     }
     short_input_diff(ticks, input)
 }
 
-/// The PLAYER_DIFF part of [`short_message`]: one whose three ints take a
-/// byte each (a cid of 0..=63).
+/// The PLAYER_DIFF part of [`short_message`]: [`short_player_diff`], then
+/// [`short_player_diff_wide`].
+#[inline(always)]
+pub(crate) fn short_player_diff_any<'a>(
+    ticks: &mut TickState,
+    input: &'a [u8],
+) -> Option<(Message<'a>, i32, usize)> {
+    // Not `Option::or_else`: it was not inlined, and its record went
+    // through memory.
+    if let Some(short) = short_player_diff(ticks, input) {
+        return Some(short);
+    }
+    short_player_diff_wide(ticks, input)
+}
+
+/// The PLAYER_DIFF of [`short_message`] whose three ints take a byte each
+/// (a cid of 0..=63).
 #[inline(always)]
 pub(crate) fn short_player_diff<'a>(
     ticks: &mut TickState,
