@@ -465,6 +465,7 @@ impl Plain<'_> {
 
     /// After an opening quote: the place of the text up to the closing one
     /// (escapes left in).
+    #[inline(always)]
     fn string(&mut self) -> Option<Range<usize>> {
         let start = self.at;
         loop {
