@@ -288,6 +288,18 @@ impl Decoder {
     /// [`Self::decode`] without [`Self::decode_short`] first.
     #[inline]
     pub(crate) fn decode_general<'a>(&mut self, input: &'a [u8]) -> Result<Decoded<Item<'a>>> {
+        // The short path of the second most common message (out of
+        // `decode_short`: see `TeehistorianIter::next`), first, so that its
+        // record is written once, straight into the result.
+        if self.state == State::Messages {
+            if let Some((message, tick, len)) = short_input_diff(&self.ticks, input) {
+                let (record, consumed) = self.advance(tick, message, len);
+                return Ok(Decoded::Record {
+                    record: Item::Message(record),
+                    consumed,
+                });
+            }
+        }
         let result = match self.state {
             State::Header => self.decode_header(input),
             State::HeaderPieces => Ok(match self.header_piece(input, 0) {
@@ -386,15 +398,6 @@ impl Decoder {
 
     #[inline]
     fn decode_message<'a>(&mut self, input: &'a [u8]) -> Result<Decoded<Item<'a>>> {
-        // The short path of the second most common message (out of
-        // `decode_short`: see `TeehistorianIter::next`).
-        if let Some((message, tick, len)) = short_input_diff(&self.ticks, input) {
-            let (record, consumed) = self.advance(tick, message, len);
-            return Ok(Decoded::Record {
-                record: Item::Message(record),
-                consumed,
-            });
-        }
         let mut c = Cursor::with_base(input, self.offset);
         let message = match int(&mut c).and_then(|id| read_body(id, &mut c, self.offset)) {
             Ok(m) => m,
