@@ -385,8 +385,9 @@ fn check_depth(json: &str) -> Result<()> {
 }
 
 /// The header's `version` when `json` is in the plain form DDNet writes:
-/// one object of strings, objects and arrays, no whitespace, every string
-/// of printable ASCII (escapes but `\u`), nested at most [`MAX_DEPTH`] deep,
+/// one object of strings, objects and arrays, no whitespace, no control
+/// character in a string (escapes but `\u`; other text as is, such as
+/// a server's name in any script), nested at most [`MAX_DEPTH`] deep,
 /// and every known field ([`Fields`]) a string. Such a text is valid JSON
 /// that the general parse accepts with the same `version` (the last one at
 /// the top level, or none); `None` for anything else, which the general
@@ -426,10 +427,12 @@ fn plain_prefix(bytes: &[u8]) -> Option<(Option<Range<usize>>, usize)> {
 }
 
 /// The top bit of each byte of `word` that is not plain string text:
-/// printable ASCII (0x20..=0x7E) but `"` and `\`. Per byte, without
-/// carries from one into the next: the top bit of `low + 1` is set for
-/// 0x7F, that of `low + 0x60` for 0x20 and above, and a byte equal to `c`
-/// is zero in `word ^ c` (found the same way).
+/// any byte but a control character (below 0x20), `"` and `\` (bytes of
+/// 0x80 and above are checked as UTF-8 with the whole text). Per byte,
+/// without carries from one into the next: the top bit of `low + 0x60` is
+/// set for 0x20 and above (`low`: the byte without its top bit, which must
+/// be clear for a control character), and a byte equal to `c` is zero in
+/// `word ^ c` (found the same way).
 #[inline(always)]
 const fn not_plain(word: u64) -> u64 {
     const LOW: u64 = 0x7F7F_7F7F_7F7F_7F7F;
@@ -438,11 +441,10 @@ const fn not_plain(word: u64) -> u64 {
         !((x & LOW).wrapping_add(LOW) | x | LOW)
     }
     let low = word & LOW;
-    let high = word | low.wrapping_add(0x0101_0101_0101_0101);
-    let control = !low.wrapping_add(0x6060_6060_6060_6060);
+    let control = !(word | low.wrapping_add(0x6060_6060_6060_6060));
     let quote = zero_bytes(word ^ 0x2222_2222_2222_2222);
     let backslash = zero_bytes(word ^ 0x5C5C_5C5C_5C5C_5C5C);
-    (high | control | quote | backslash) & TOP
+    (control | quote | backslash) & TOP
 }
 
 /// The scanner of [`plain_prefix`]: `None` as soon as the text leaves the
@@ -480,13 +482,13 @@ impl Plain<'_> {
                         return None;
                     }
                 }
-                0x20..=0x7E => {}
-                _ => return None,
+                0..0x20 => return None,
+                _ => {}
             }
         }
     }
 
-    /// Skips the plain string text ahead (printable ASCII but quote and
+    /// Skips the plain string text ahead (no control character, quote or
     /// backslash), eight bytes at a time: most of a header's bytes. Stops
     /// at the first other byte, or short of the end of the text.
     #[inline(always)]
@@ -776,7 +778,17 @@ mod tests {
         assert_eq!(plain_version(r#"{"version":"2","a":"\u0041"}"#), None);
         assert_eq!(plain_version(r#"{ "version":"2"}"#), None);
         let (mut answered, mut prefixed, mut seed) = (0, 0, 0x9E37_79B9_7F4A_7C15_u64);
-        for base in [plain, JSON, motd, r#"{"version":"2","a":[{"b":["c"]}]}"#] {
+        // Text in other scripts and DEL, as is.
+        let unicode = "{\"version\":\"2\",\"server_name\":\"Caf\u{e9} \u{2665} \u{421}\u{435}\u{440}\u{432}\u{435}\u{440}\",\"x\":[\"\u{65e5}\u{672c}\u{7f}\"]}";
+        assert_eq!(plain_version(unicode), Some(Some(JsonStr("2"))));
+        let bases = [
+            plain,
+            JSON,
+            motd,
+            unicode,
+            r#"{"version":"2","a":[{"b":["c"]}]}"#,
+        ];
+        for base in bases {
             let bytes = base.as_bytes();
             let mut texts: Vec<Vec<u8>> = (0..=bytes.len()).map(|n| bytes[..n].to_vec()).collect();
             for at in 0..bytes.len() {
@@ -823,7 +835,7 @@ mod tests {
     /// eight places (the others plain, or each other byte).
     #[test]
     fn not_plain_equals_byte_test() {
-        let plain = |b: u8| (0x20..=0x7E).contains(&b) && b != b'"' && b != b'\\';
+        let plain = |b: u8| b >= 0x20 && b != b'"' && b != b'\\';
         for place in 0..8 {
             for b in 0..=255u8 {
                 for other in [b'a', b'~', b' ', b] {
