@@ -355,10 +355,12 @@ impl Decoder {
         }
     }
 
-    /// [`short_player_diff_any`] at the decoder's state: the record and
-    /// its length, or `None` for the general path (which has the short
-    /// path of INPUT_DIFF: see [`TeehistorianIter`](super::TeehistorianIter)'s
-    /// `next`, which has this path inline).
+    /// [`short_player_diff_any`] at the decoder's state, for
+    /// [`Self::decode`]: the record and its length, or `None` for the
+    /// general path, which begins with INPUT_DIFF's short path. (Why the
+    /// two apart: see [`TeehistorianIter`](super::TeehistorianIter)'s
+    /// `next`, which takes this path in a form of its own that compiled
+    /// to fewer instructions in a `for` loop.)
     #[inline(always)]
     pub(crate) fn decode_short<'a>(&mut self, input: &'a [u8]) -> Option<(Record<'a>, usize)> {
         if self.state != State::Messages {
