@@ -474,18 +474,20 @@ impl Plain<'_> {
             self.skip_plain_text();
             match self.byte()? {
                 b'"' => return Some(start..self.at.saturating_sub(1)),
-                b'\\' => {
-                    if !matches!(
-                        self.byte()?,
-                        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't'
-                    ) {
-                        return None;
-                    }
-                }
+                b'\\' => self.escape()?,
                 0..0x20 => return None,
                 _ => {}
             }
         }
+    }
+
+    /// After a backslash: one of the escapes but `\u`.
+    fn escape(&mut self) -> Option<()> {
+        matches!(
+            self.byte()?,
+            b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't'
+        )
+        .then_some(())
     }
 
     /// Skips the plain string text ahead (no control character, quote or
