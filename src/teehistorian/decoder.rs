@@ -288,6 +288,18 @@ impl Decoder {
     /// [`Self::decode`] without [`Self::decode_short`] first.
     #[inline]
     pub(crate) fn decode_general<'a>(&mut self, input: &'a [u8]) -> Result<Decoded<Item<'a>>> {
+        // The short path of the second most common message (out of
+        // `decode_short`: see `TeehistorianIter::next`), first, so that its
+        // record is written once, straight into the result.
+        if self.state == State::Messages {
+            if let Some((message, tick, len)) = short_input_diff(&self.ticks, input) {
+                let (record, consumed) = self.advance(tick, message, len);
+                return Ok(Decoded::Record {
+                    record: Item::Message(record),
+                    consumed,
+                });
+            }
+        }
         let result = match self.state {
             State::Header => self.decode_header(input),
             State::HeaderPieces => Ok(match self.header_piece(input, 0) {
@@ -314,6 +326,11 @@ impl Decoder {
         if Uuid::from_bytes(magic) != uuids::TEEHISTORIAN {
             return Err(Error::new(ErrorKind::BadMagic, self.offset));
         }
+        if let Some((header, len)) = Header::parse_plain_prefix(c.rest()) {
+            // The text and its NUL.
+            c.skip(len.saturating_add(1))?;
+            return Ok(self.header_done(header, &c));
+        }
         let json_at = c.offset();
         let Ok(json) = c.cstr_bytes() else {
             return Ok(Decoded::NeedMore { needed: None });
@@ -325,27 +342,31 @@ impl Decoder {
             )
         })?;
         let header = Header::parse(json).map_err(|e| e.shifted(json_at))?;
-        let consumed = c.position();
-        self.offset = c.offset();
-        self.state = State::Messages;
-        Ok(Decoded::Record {
-            record: Item::Header(header),
-            consumed,
-        })
+        Ok(self.header_done(header, &c))
     }
 
-    /// [`short_message`] at the decoder's state: the record and its
-    /// length, or `None` for the general path.
-    ///
-    /// [`TeehistorianIter`](super::TeehistorianIter) calls this and
-    /// [`Self::decode_general`] itself, which saves a wrapping of the
-    /// record on its hot path.
+    /// The record of `header`, which `c` has just read: moves past it.
+    fn header_done<'a>(&mut self, header: Header<'a>, c: &Cursor<'_>) -> Decoded<Item<'a>> {
+        self.offset = c.offset();
+        self.state = State::Messages;
+        Decoded::Record {
+            record: Item::Header(header),
+            consumed: c.position(),
+        }
+    }
+
+    /// [`short_player_diff_any`] at the decoder's state, for
+    /// [`Self::decode`]: the record and its length, or `None` for the
+    /// general path, which begins with INPUT_DIFF's short path. (Why the
+    /// two apart: see [`TeehistorianIter`](super::TeehistorianIter)'s
+    /// `next`, which takes this path in a form of its own that compiled
+    /// to fewer instructions in a `for` loop.)
     #[inline(always)]
     pub(crate) fn decode_short<'a>(&mut self, input: &'a [u8]) -> Option<(Record<'a>, usize)> {
         if self.state != State::Messages {
             return None;
         }
-        let (message, tick, len) = short_message(&mut self.ticks, input)?;
+        let (message, tick, len) = short_player_diff_any(&mut self.ticks, input)?;
         Some(self.advance(tick, message, len))
     }
 
@@ -465,19 +486,29 @@ pub(crate) fn short_message<'a>(
     ticks: &mut TickState,
     input: &'a [u8],
 ) -> Option<(Message<'a>, i32, usize)> {
-    // Not `Option::or_else`: it was not inlined, and its record went
-    // through memory.
-    if let Some(short) = short_player_diff(ticks, input) {
-        return Some(short);
-    }
-    if let Some(short) = short_player_diff_wide(ticks, input) {
+    if let Some(short) = short_player_diff_any(ticks, input) {
         return Some(short);
     }
     short_input_diff(ticks, input)
 }
 
-/// The PLAYER_DIFF part of [`short_message`]: one whose three ints take a
-/// byte each (a cid of 0..=63).
+/// The PLAYER_DIFF part of [`short_message`]: [`short_player_diff`], then
+/// [`short_player_diff_wide`].
+#[inline(always)]
+pub(crate) fn short_player_diff_any<'a>(
+    ticks: &mut TickState,
+    input: &'a [u8],
+) -> Option<(Message<'a>, i32, usize)> {
+    // Not `Option::or_else`: it was not inlined, and its record went
+    // through memory.
+    if let Some(short) = short_player_diff(ticks, input) {
+        return Some(short);
+    }
+    short_player_diff_wide(ticks, input)
+}
+
+/// The PLAYER_DIFF of [`short_message`] whose three ints take a byte each
+/// (a cid of 0..=63).
 #[inline(always)]
 pub(crate) fn short_player_diff<'a>(
     ticks: &mut TickState,

@@ -6,6 +6,7 @@
 //! unescapes on [`Display`](core::fmt::Display) or into a caller buffer.
 
 use core::fmt;
+use core::ops::Range;
 
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, Visitor};
 use serde_json_core::str::{EscapedStr, EscapedStringFragment};
@@ -102,23 +103,23 @@ struct Fields<'a> {
 }
 
 impl<'a> Fields<'a> {
-    fn slot(&mut self, key: &str) -> Option<&mut Option<JsonStr<'a>>> {
+    fn slot(&mut self, key: &[u8]) -> Option<&mut Option<JsonStr<'a>>> {
         Some(match key {
-            "comment" => &mut self.comment,
-            "version" => &mut self.version,
-            "version_minor" => &mut self.version_minor,
-            "game_uuid" => &mut self.game_uuid,
-            "prev_game_uuid" => &mut self.prev_game_uuid,
-            "server_version" => &mut self.server_version,
-            "start_time" => &mut self.start_time,
-            "server_name" => &mut self.server_name,
-            "server_port" => &mut self.server_port,
-            "game_type" => &mut self.game_type,
-            "map_name" => &mut self.map_name,
-            "map_size" => &mut self.map_size,
-            "map_sha256" => &mut self.map_sha256,
-            "map_crc" => &mut self.map_crc,
-            "prng_description" => &mut self.prng_description,
+            b"comment" => &mut self.comment,
+            b"version" => &mut self.version,
+            b"version_minor" => &mut self.version_minor,
+            b"game_uuid" => &mut self.game_uuid,
+            b"prev_game_uuid" => &mut self.prev_game_uuid,
+            b"server_version" => &mut self.server_version,
+            b"start_time" => &mut self.start_time,
+            b"server_name" => &mut self.server_name,
+            b"server_port" => &mut self.server_port,
+            b"game_type" => &mut self.game_type,
+            b"map_name" => &mut self.map_name,
+            b"map_size" => &mut self.map_size,
+            b"map_sha256" => &mut self.map_sha256,
+            b"map_crc" => &mut self.map_crc,
+            b"prng_description" => &mut self.prng_description,
             _ => return None,
         })
     }
@@ -155,6 +156,31 @@ impl<'a> Header<'a> {
                 fields.version
             }
         };
+        Self::with_version(json, version)
+    }
+
+    /// A header in the plain form DDNet writes (see [`plain_version`]) at
+    /// the start of `bytes`, the text after the magic UUID: the header and
+    /// the length of its text, which a NUL follows. One pass over the
+    /// text, which also finds its end. `None` for anything else, which the
+    /// caller decodes the general way (the NUL, UTF-8, [`Header::parse`]),
+    /// with the same result for what this accepts.
+    #[inline]
+    pub(crate) fn parse_plain_prefix(bytes: &'a [u8]) -> Option<(Self, usize)> {
+        let (version, len) = plain_prefix(bytes)?;
+        if bytes.get(len) != Some(&0) {
+            return None;
+        }
+        let json = core::str::from_utf8(bytes.get(..len)?).ok()?;
+        let version = match version {
+            Some(range) => Some(JsonStr(json.get(range)?)),
+            None => None,
+        };
+        Some((Self::with_version(json, version).ok()?, len))
+    }
+
+    /// The header of `json` if its `version` (the raw value) is 1 or 2.
+    fn with_version(json: &'a str, version: Option<JsonStr<'a>>) -> Result<Self> {
         let version = version.ok_or(Error::corrupt("header has no version", 0))?;
         let version: u32 = version
             .raw()
@@ -359,41 +385,78 @@ fn check_depth(json: &str) -> Result<()> {
 }
 
 /// The header's `version` when `json` is in the plain form DDNet writes:
-/// one object of strings, objects and arrays, no whitespace, every string
-/// of printable ASCII (escapes but `\u`), nested at most [`MAX_DEPTH`] deep,
+/// one object of strings, objects and arrays, no whitespace, no control
+/// character in a string (escapes but `\u`; other text as is, such as
+/// a server's name in any script), nested at most [`MAX_DEPTH`] deep,
 /// and every known field ([`Fields`]) a string. Such a text is valid JSON
 /// that the general parse accepts with the same `version` (the last one at
 /// the top level, or none); `None` for anything else, which the general
 /// parse decides. One pass, no per-key work but for the top level: a tiny
 /// file's header costs a fraction of the general parse.
 fn plain_version(json: &str) -> Option<Option<JsonStr<'_>>> {
-    let mut p = Plain { json, at: 0 };
+    let (version, len) = plain_prefix(json.as_bytes())?;
+    if len != json.len() {
+        return None;
+    }
+    Some(match version {
+        Some(range) => Some(JsonStr(json.get(range)?)),
+        None => None,
+    })
+}
+
+/// The scan of [`plain_version`] over the object at the start of `bytes`:
+/// where its `version` is, and the length of the object's text (bytes
+/// after it are not read).
+fn plain_prefix(bytes: &[u8]) -> Option<(Option<Range<usize>>, usize)> {
+    let mut p = Plain { bytes, at: 0 };
     if p.byte()? != b'{' {
         return None;
     }
     let mut version = None;
     p.object(1, &mut |key, value| {
+        let key = bytes.get(key)?;
         if Fields::default().slot(key).is_some() {
             let value = value?;
-            if key == "version" {
-                version = Some(JsonStr(value));
+            if key == b"version" {
+                version = Some(value);
             }
         }
         Some(())
     })?;
-    (p.at == json.len()).then_some(version)
+    Some((version, p.at))
 }
 
-/// The scanner of [`plain_version`]: `None` as soon as the text leaves the
-/// plain form.
+/// The top bit of each byte of `word` that is not plain string text:
+/// any byte but a control character (below 0x20), `"` and `\` (bytes of
+/// 0x80 and above are checked as UTF-8 with the whole text). Per byte,
+/// without carries from one into the next: the top bit of `low + 0x60` is
+/// set for 0x20 and above (`low`: the byte without its top bit, which must
+/// be clear for a control character), and a byte equal to `c` is zero in
+/// `word ^ c` (found the same way).
+#[inline(always)]
+const fn not_plain(word: u64) -> u64 {
+    const LOW: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    const TOP: u64 = !LOW;
+    const fn zero_bytes(x: u64) -> u64 {
+        !((x & LOW).wrapping_add(LOW) | x | LOW)
+    }
+    let low = word & LOW;
+    let control = !(word | low.wrapping_add(0x6060_6060_6060_6060));
+    let quote = zero_bytes(word ^ 0x2222_2222_2222_2222);
+    let backslash = zero_bytes(word ^ 0x5C5C_5C5C_5C5C_5C5C);
+    (control | quote | backslash) & TOP
+}
+
+/// The scanner of [`plain_prefix`]: `None` as soon as the text leaves the
+/// plain form. Strings are told by their place in `bytes`.
 struct Plain<'a> {
-    json: &'a str,
+    bytes: &'a [u8],
     at: usize,
 }
 
-impl<'a> Plain<'a> {
+impl Plain<'_> {
     fn peek(&self) -> Option<u8> {
-        self.json.as_bytes().get(self.at).copied()
+        self.bytes.get(self.at).copied()
     }
 
     fn byte(&mut self) -> Option<u8> {
@@ -402,30 +465,50 @@ impl<'a> Plain<'a> {
         Some(b)
     }
 
-    /// After an opening quote: the text up to the closing one (escapes
-    /// left in).
-    fn string(&mut self) -> Option<&'a str> {
+    /// After an opening quote: the place of the text up to the closing one
+    /// (escapes left in).
+    #[inline(always)]
+    fn string(&mut self) -> Option<Range<usize>> {
         let start = self.at;
         loop {
+            self.skip_plain_text();
             match self.byte()? {
-                b'"' => return self.json.get(start..self.at.saturating_sub(1)),
-                b'\\' => {
-                    if !matches!(
-                        self.byte()?,
-                        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't'
-                    ) {
-                        return None;
-                    }
-                }
-                0x20..=0x7E => {}
-                _ => return None,
+                b'"' => return Some(start..self.at.saturating_sub(1)),
+                b'\\' => self.escape()?,
+                0..0x20 => return None,
+                _ => {}
+            }
+        }
+    }
+
+    /// After a backslash: one of the escapes but `\u`.
+    fn escape(&mut self) -> Option<()> {
+        matches!(
+            self.byte()?,
+            b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't'
+        )
+        .then_some(())
+    }
+
+    /// Skips the plain string text ahead (no control character, quote or
+    /// backslash), eight bytes at a time: most of a header's bytes. Stops
+    /// at the first other byte, or short of the end of the text.
+    #[inline(always)]
+    fn skip_plain_text(&mut self) {
+        while let Some(word) = self.bytes.get(self.at..).and_then(<[u8]>::first_chunk::<8>) {
+            let other = not_plain(u64::from_le_bytes(*word));
+            // The little-endian word's first byte is its lowest.
+            let plain = other.trailing_zeros() / 8;
+            self.at = self.at.saturating_add(plain as usize);
+            if other != 0 {
+                return;
             }
         }
     }
 
     /// A value: its text if it is a string, `Some(None)` for an object or
     /// an array (at `depth`, that of the container holding the value).
-    fn value(&mut self, depth: usize) -> Option<Option<&'a str>> {
+    fn value(&mut self, depth: usize) -> Option<Option<Range<usize>>> {
         match self.byte()? {
             b'"' => self.string().map(Some),
             b'{' if depth < MAX_DEPTH => {
@@ -445,7 +528,7 @@ impl<'a> Plain<'a> {
     fn object(
         &mut self,
         depth: usize,
-        entry: &mut dyn FnMut(&'a str, Option<&'a str>) -> Option<()>,
+        entry: &mut dyn FnMut(Range<usize>, Option<Range<usize>>) -> Option<()>,
     ) -> Option<()> {
         if self.peek() == Some(b'}') {
             return self.byte().map(|_| ());
@@ -549,7 +632,7 @@ impl<'de> Visitor<'de> for TopLevel<'_, 'de> {
     }
     fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<(), M::Error> {
         while let Some(key) = map.next_key_seed(Key)? {
-            match self.0.slot(key.raw()) {
+            match self.0.slot(key.raw().as_bytes()) {
                 Some(slot) => *slot = map.next_value_seed(OptStr)?,
                 None => {
                     map.next_value::<IgnoredAny>()?;
@@ -673,7 +756,8 @@ mod tests {
 
     /// The plain scan against the general parse: wherever the scan answers
     /// (on DDNet-like headers, their prefixes and single-byte mutations),
-    /// the general parse accepts the text with the same `version`.
+    /// the general parse accepts the text with the same `version`; and the
+    /// scan of a file's header finds the same header and its end.
     #[test]
     fn plain_scan_agrees_with_general_parse() {
         fn general(json: &str) -> Option<Option<JsonStr<'_>>> {
@@ -695,8 +779,18 @@ mod tests {
         assert_eq!(plain_version(motd), Some(Some(JsonStr("2"))));
         assert_eq!(plain_version(r#"{"version":"2","a":"\u0041"}"#), None);
         assert_eq!(plain_version(r#"{ "version":"2"}"#), None);
-        let (mut answered, mut seed) = (0, 0x9E37_79B9_7F4A_7C15_u64);
-        for base in [plain, JSON, motd, r#"{"version":"2","a":[{"b":["c"]}]}"#] {
+        let (mut answered, mut prefixed, mut seed) = (0, 0, 0x9E37_79B9_7F4A_7C15_u64);
+        // Text in other scripts and DEL, as is.
+        let unicode = "{\"version\":\"2\",\"server_name\":\"Caf\u{e9} \u{2665} \u{421}\u{435}\u{440}\u{432}\u{435}\u{440}\",\"x\":[\"\u{65e5}\u{672c}\u{7f}\"]}";
+        assert_eq!(plain_version(unicode), Some(Some(JsonStr("2"))));
+        let bases = [
+            plain,
+            JSON,
+            motd,
+            unicode,
+            r#"{"version":"2","a":[{"b":["c"]}]}"#,
+        ];
+        for base in bases {
             let bytes = base.as_bytes();
             let mut texts: Vec<Vec<u8>> = (0..=bytes.len()).map(|n| bytes[..n].to_vec()).collect();
             for at in 0..bytes.len() {
@@ -715,19 +809,53 @@ mod tests {
                 texts.push(t);
             }
             for t in &texts {
+                // In a file: the text, its NUL, then messages.
+                let mut file = t.clone();
+                file.extend_from_slice(b"\0\x01\x02");
+                let prefix = Header::parse_plain_prefix(&file);
                 let Ok(json) = core::str::from_utf8(t) else {
+                    assert_eq!(prefix, None);
                     continue;
                 };
+                if let Some((header, len)) = prefix {
+                    prefixed += 1;
+                    assert_eq!((Header::parse(json), len), (Ok(header), t.len()), "{json}");
+                }
                 if let Some(version) = plain_version(json) {
                     answered += 1;
                     assert_eq!(general(json), Some(version), "{json}");
                 }
             }
         }
-        assert!(answered > 1000, "{answered}");
+        assert!(answered > 1000 && prefixed > 500, "{answered} {prefixed}");
         let deep = "{\"a\":".to_string() + &"[".repeat(MAX_DEPTH) + &"]".repeat(MAX_DEPTH) + "}";
         assert_eq!(plain_version(&deep), None);
         assert!(Header::parse(&deep).is_err());
+    }
+
+    /// The word test against the byte test, on every byte in each of the
+    /// eight places (the others plain, or each other byte).
+    #[test]
+    fn not_plain_equals_byte_test() {
+        let plain = |b: u8| b >= 0x20 && b != b'"' && b != b'\\';
+        for place in 0..8 {
+            for b in 0..=255u8 {
+                for other in [b'a', b'~', b' ', b] {
+                    let mut bytes = [other; 8];
+                    bytes[place] = b;
+                    let expected = bytes
+                        .iter()
+                        .enumerate()
+                        .filter(|&(_, &b)| !plain(b))
+                        .fold(0u64, |m, (i, _)| m | 0x80 << (8 * i));
+                    assert_eq!(
+                        not_plain(u64::from_le_bytes(bytes)),
+                        expected,
+                        "{bytes:02x?}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

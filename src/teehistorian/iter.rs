@@ -3,7 +3,8 @@
 use core::iter::FusedIterator;
 
 use super::decoder::{
-    Decoder, Item, Record, short_input_diff, short_player_diff, short_player_diff_wide,
+    Decoder, Item, Record, short_input_diff, short_player_diff, short_player_diff_any,
+    short_player_diff_wide,
 };
 use super::header::Header;
 use super::message::Message;
@@ -24,9 +25,9 @@ use crate::stream::{Decoded, End};
 /// For bulk work, prefer the consuming adapters built on
 /// [`Iterator::fold`] (`for_each`, `fold`, `count`, `sum`, ...) to a `for`
 /// loop: they run the common messages (PLAYER_DIFF, INPUT_DIFF) through a
-/// loop of their own and were about twice as fast as a `for` loop on the
-/// corpus and on a 128-client server's recording. Both yield the same
-/// items.
+/// loop of their own and took about 30% fewer instructions than a `for`
+/// loop on the corpus and on a 128-client server's recording. Both yield
+/// the same items.
 ///
 /// ```
 /// use gamefmt::teehistorian::{Message, TeehistorianIter, SAMPLE};
@@ -138,9 +139,25 @@ impl<'a> Iterator for TeehistorianIter<'a> {
         // No check of `stopped`: after an error the decoder takes no short
         // path, and at the end of the input none applies (the short path
         // decodes a subset of what the general one does).
+        //
+        // The short path here is PLAYER_DIFF's alone (INPUT_DIFF's is at
+        // the start of the general path): a `for` loop moves every record
+        // as the union of what the paths of `next` build, and the ten ints
+        // of an input built here made that ten fields wider for every
+        // PLAYER_DIFF (on the corpus, 49.5 M instructions against 40.8 M;
+        // the tick state is taken and given back as in `fold`, which also
+        // compiled to fewer than `Decoder::decode_short`).
         let rest = self.data.get(self.offset()..).unwrap_or_default();
-        if let Some((record, _)) = self.decoder.decode_short(rest) {
-            return Some(Ok(record));
+        if let Some(mut ticks) = self.decoder.short_run_state() {
+            if let Some((message, tick, len)) = short_player_diff_any(&mut ticks, rest) {
+                let offset = self.offset();
+                self.decoder.end_short_run(ticks, offset.wrapping_add(len));
+                return Some(Ok(Record {
+                    tick,
+                    offset,
+                    message,
+                }));
+            }
         }
         self.next_general()
     }
