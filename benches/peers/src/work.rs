@@ -368,7 +368,7 @@ pub fn map_sides() -> (Side<'static>, Side<'static>) {
         work: "DatafileView::parse + MapView::new (every map item checked), \
                groups/layers/images/envelope points walked, then every data \
                item of the file inflated (decompress_with, one reused \
-               buffer; feature fast-inflate: libdeflate); count = (layers, images)",
+               buffer; feature fast-inflate: libdeflate, miniz_oxide for short streams that expand much); count = (layers, images)",
         run: Box::new(move |b| {
             let df = DatafileView::parse(b).map_err(e)?;
             let map = MapView::new(df.clone()).map_err(e)?;
