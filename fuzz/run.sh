@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs the fuzz targets one after the other (one process, no -jobs/-workers):
 #   fuzz/run.sh SECONDS [TARGET...]      (default: every target)
+# FUZZ_FEATURES (e.g. fast-inflate) builds them with those features of
+# this crate (fuzz/Cargo.toml), in a target directory of their own.
 # Each stops after SECONDS or $FUZZ_RUNS executions (default 10 million),
 # whichever comes first, on fuzz/corpus/<target> (seeded by seeds.sh from
 # ../shared/corpus when present), and prints one summary line. Exits
@@ -51,9 +53,11 @@ sancov='["-Cpasses=sancov-module",
   "-Cllvm-args=-simplifycfg-branch-fold-threshold=0"]'
 sancov="${sancov//$'\n'/}"
 ./seeds.sh
+features="${FUZZ_FEATURES:-}"
+run="run${features:+-${features//,/-}}"
 RUSTFLAGS="--cfg fuzzing -Cdebug-assertions -Ccodegen-units=1" \
   cargo +nightly -Zprofile-rustflags build --quiet --release \
-  --target "$triple" --bins --target-dir target/run \
+  --target "$triple" --bins --target-dir "target/$run" --features "$features" \
   --config "profile.release.package.gamefmt.rustflags=$sancov" \
   --config "profile.release.package.gamefmt-fuzz.rustflags=$sancov"
 # Keep freed memory in the process: the targets allocate their buffers
@@ -66,7 +70,7 @@ for t in "${targets[@]}"; do
   mkdir -p "corpus/$t" "artifacts/$t"
   log="$(mktemp)"
   start=$(date +%s)
-  if "target/run/$triple/release/$t" "corpus/$t" -runs="$runs" \
+  if "target/$run/$triple/release/$t" "corpus/$t" -runs="$runs" \
       -max_total_time="$secs" -max_len="$(max_len "$t")" -timeout=10 \
       -rss_limit_mb=2048 -artifact_prefix="artifacts/$t/" \
       -print_final_stats=1 >"$log" 2>&1; then

@@ -35,7 +35,7 @@ mod view;
 mod writer;
 
 /// The inflate state [`DatafileView::decompress_with`] takes from the
-/// caller (miniz_oxide's).
+/// caller (miniz_oxide's; not used with feature `fast-inflate`).
 pub use miniz_oxide::inflate::core::DecompressorOxide;
 #[cfg(feature = "map")]
 pub(crate) use view::IdSet;

@@ -584,17 +584,45 @@ impl<'a> DatafileView<'a> {
     /// [`ErrorKind::Refused`] in a strict view (DDNet declines to load such
     /// items). Version 3 data is copied.
     pub fn decompress_into<'o>(&self, index: usize, out: &'o mut [u8]) -> Result<&'o [u8]> {
+        #[cfg(feature = "fast-inflate")]
+        return self.decompress_by(index, out, |src, dst| {
+            if by_libdeflate(src, dst) {
+                inflate_libdeflate(src, dst)
+            } else {
+                inflate_exact(src, dst, &mut DecompressorOxide::new())
+            }
+        });
+        #[cfg(not(feature = "fast-inflate"))]
         self.decompress_with(index, out, &mut DecompressorOxide::new())
     }
 
     /// [`decompress_into`](Self::decompress_into) with the caller's inflate
     /// state (about 11 KB), which it resets: on a small target, a static
-    /// one instead of 11 KB of stack at every call.
+    /// one instead of 11 KB of stack at every call. With feature
+    /// `fast-inflate` the state is used only for the items libdeflate does
+    /// not take (see there).
     pub fn decompress_with<'o>(
         &self,
         index: usize,
         out: &'o mut [u8],
         state: &mut DecompressorOxide,
+    ) -> Result<&'o [u8]> {
+        self.decompress_by(index, out, |src, dst| {
+            #[cfg(feature = "fast-inflate")]
+            if by_libdeflate(src, dst) {
+                return inflate_libdeflate(src, dst);
+            }
+            inflate_exact(src, dst, state)
+        })
+    }
+
+    /// [`decompress_into`](Self::decompress_into) with `inflate`, which
+    /// fills its `dst` exactly from the zlib stream `src`.
+    fn decompress_by<'o>(
+        &self,
+        index: usize,
+        out: &'o mut [u8],
+        inflate: impl FnOnce(&[u8], &mut [u8]) -> Result<()>,
     ) -> Result<&'o [u8]> {
         let (raw, at) = match (self.data_raw(index), self.data_offset(index)) {
             (Some(raw), Some(at)) => (raw, at),
@@ -614,7 +642,7 @@ impl<'a> DatafileView<'a> {
                 at,
             )));
         }
-        inflate_exact(raw, dst, state).map_err(|e| e.shifted(at))?;
+        inflate(raw, dst).map_err(|e| e.shifted(at))?;
         Ok(dst)
     }
 
@@ -658,6 +686,48 @@ fn inflate_exact(src: &[u8], dst: &mut [u8], state: &mut DecompressorOxide) -> R
         TINFLStatus::Done if written == dst.len() => Ok(()),
         _ => Err(Error::new(ErrorKind::Decompress, consumed)),
     }
+}
+
+/// Inflates the zlib stream `src` into exactly `dst.len()` bytes, through
+/// libdeflate (feature `fast-inflate`): one decompressor per thread, reused.
+/// On the corpus maps a load takes 40% fewer instructions and 21% less
+/// time than with miniz_oxide (with its SIMD Adler-32), and the inflate 3
+/// to 11 times fewer instructions on maps under 10 KB, where miniz_oxide
+/// spends most of its time building its tables at each block (`init_tree`,
+/// 84% of a 3 KB map's load). The same checks (header, Adler-32, exact
+/// size); an error is reported at the data item's offset, as libdeflate
+/// does not say where in the stream it stopped. Short streams that expand
+/// much stay with miniz_oxide ([`by_libdeflate`]).
+#[cfg(feature = "fast-inflate")]
+fn inflate_libdeflate(src: &[u8], dst: &mut [u8]) -> Result<()> {
+    use core::cell::RefCell;
+    use libdeflater::Decompressor;
+    std::thread_local! {
+        static INFLATER: RefCell<Decompressor> = RefCell::new(Decompressor::new());
+    }
+    let len = dst.len();
+    let mut inflate = |d: &mut Decompressor| d.zlib_decompress(src, dst);
+    let written = INFLATER.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut d) => inflate(&mut d),
+        // Not reentrant, but never a panic: a fresh one.
+        Err(_) => inflate(&mut Decompressor::new()),
+    });
+    match written {
+        Ok(n) if n == len => Ok(()),
+        _ => Err(Error::new(ErrorKind::Decompress, 0)),
+    }
+}
+
+/// Whether libdeflate inflates the stream `src` into `dst` (feature
+/// `fast-inflate`), rather than miniz_oxide: not for a short stream that
+/// expands more than 8 times. libdeflate's fast loop stops 25 bytes before
+/// the end of its input, and its last loop copies matches byte by byte, so
+/// a tile layer of 10 000 zero bytes in 33 bytes of stream was all copied
+/// that way: maps made of such items (coverage.map, ctf7.map) took 1.4 to
+/// 2.3 times as long as with miniz_oxide.
+#[cfg(feature = "fast-inflate")]
+fn by_libdeflate(src: &[u8], dst: &[u8]) -> bool {
+    src.len() >= 1024 || dst.len() <= src.len().saturating_mul(8)
 }
 
 /// Iterator over items; see [`DatafileView::items`].
