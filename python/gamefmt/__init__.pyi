@@ -31,6 +31,14 @@ class ArrowStream:
     def __arrow_c_stream__(self, requested_schema: object | None = None) -> object: ...
     def __arrow_c_schema__(self) -> object: ...
 
+class ArrowTable:
+    """One table's rows from arrow_tables(), held in memory (Arrow PyCapsule
+    interface); can be read any number of times."""
+
+    def __arrow_c_stream__(self, requested_schema: object | None = None) -> object: ...
+    def __arrow_c_schema__(self) -> object: ...
+    def __len__(self) -> int: ...
+
 class _File:
     """What every format's class offers."""
 
@@ -45,6 +53,8 @@ class _File:
         """The names of this format's Arrow tables."""
     def to_arrow(self, table: str, batch_rows: int = 65536) -> ArrowStream:
         """Table `table` as Arrow data, the same table gamefmt-export writes."""
+    def arrow_tables(self, batch_rows: int = 65536) -> dict[str, ArrowTable]:
+        """Every table from one decode (rows held in memory), by name."""
 
 class _Stream(_File):
     @property
