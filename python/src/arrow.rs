@@ -16,10 +16,6 @@ use pyo3::types::{PyCapsule, PyDict};
 use crate::error;
 use crate::source::{Input, Replayable};
 
-/// Rows per batch unless told otherwise (the `text_signature`s below
-/// spell it out for Python's `inspect`).
-pub const BATCH_ROWS: usize = 65_536;
-
 /// The table of `format` named `name` (`frames`, `games`, …).
 fn table(format: Format, name: &str) -> PyResult<Table> {
     let tables = Table::of(format);
@@ -66,11 +62,7 @@ macro_rules! arrow_methods {
             /// table as `gamefmt-export` writes: give it to
             /// `pyarrow.table`, `polars.DataFrame`, duckdb, … (Arrow
             /// PyCapsule interface).
-            #[pyo3(
-                        name = "to_arrow",
-                        signature = (table, batch_rows = crate::arrow::BATCH_ROWS),
-                        text_signature = "(self, table, batch_rows=65536)"
-                    )]
+            #[pyo3(name = "to_arrow", signature = (table, batch_rows = 65536))]
             fn arrow_table(
                 &mut self,
                 py: pyo3::Python<'_>,
@@ -85,10 +77,7 @@ macro_rules! arrow_methods {
             /// memory): for several tables of one file, faster than a
             /// `to_arrow` per table, which decodes again each time. Errors
             /// are raised here, as `gamefmt.Error`.
-            #[pyo3(
-                        signature = (batch_rows = crate::arrow::BATCH_ROWS),
-                        text_signature = "(self, batch_rows=65536)"
-                    )]
+            #[pyo3(signature = (batch_rows = 65536))]
             fn arrow_tables<'py>(
                 &mut self,
                 py: pyo3::Python<'py>,
