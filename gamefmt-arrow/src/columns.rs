@@ -1,14 +1,23 @@
-//! Tables declared once: each table's columns as a struct of Arrow
+//! Tables declared once: each table's columns as a struct of column
 //! builders, from which its schema, its batches and its documentation
 //! (the crate docs' column list) all come.
+//!
+//! Numbers and booleans go into plain vectors ([`Primitive`], [`Bool`]),
+//! appended inline, with a validity bitmap made only once a row is null;
+//! a batch's arrays are made from those buffers without copying. Strings,
+//! bytes and lists use Arrow's builders.
 
 use std::sync::Arc;
 
 use arrow::array::{
-    ArrayBuilder, ArrayRef, BinaryBuilder, BooleanBuilder, DictionaryArray, Int32Array,
-    Int32Builder, ListBuilder, PrimitiveBuilder, StringArray, StringBuilder,
+    ArrayBuilder, ArrayRef, BinaryBuilder, BooleanArray, BooleanBufferBuilder, DictionaryArray,
+    Int32Array, Int32Builder, ListBuilder, PrimitiveArray, StringArray, StringBuilder,
 };
-use arrow::datatypes::{ArrowPrimitiveType, DataType, Field, Int32Type};
+use arrow::buffer::{NullBuffer, ScalarBuffer};
+use arrow::datatypes::{
+    ArrowPrimitiveType, DataType, Field, Float32Type, Int8Type, Int32Type, Int64Type, UInt8Type,
+    UInt16Type, UInt32Type, UInt64Type,
+};
 
 /// A builder that can be a column: it knows its Arrow type.
 pub trait Column {
@@ -22,6 +31,167 @@ pub trait Column {
     fn finish_column(&mut self) -> ArrayRef;
 }
 
+/// Room reserved up front in a new column: batches of a few rows (a file's
+/// `games` row, a small input's rows) do not allocate a whole batch's
+/// worth; larger ones grow by doubling.
+const FIRST_ROWS: usize = 1024;
+
+/// Which rows of a column are valid. Nothing is kept while every row is
+/// valid, or every row null (a field the file's version lacks: a count);
+/// a bitmap once they mix.
+#[derive(Default)]
+struct Validity {
+    /// Rows so far, all null, while there is no bitmap.
+    nulls: usize,
+    bits: Option<BooleanBufferBuilder>,
+}
+
+impl Validity {
+    /// Records row `row` (the rows before it all recorded) as valid or
+    /// null.
+    #[inline(always)]
+    fn push(&mut self, row: usize, valid: bool) {
+        if self.bits.is_none() {
+            if valid && self.nulls == 0 {
+                return;
+            }
+            if !valid && self.nulls == row {
+                self.nulls = self.nulls.saturating_add(1);
+                return;
+            }
+        }
+        self.push_slow(row, valid);
+    }
+
+    /// [`Self::push`] once the rows mix: the bitmap, made the first time
+    /// from the rows so far (all valid, `nulls == 0`, or all null).
+    #[cold]
+    fn push_slow(&mut self, row: usize, valid: bool) {
+        let nulls = std::mem::take(&mut self.nulls);
+        let bits = self.bits.get_or_insert_with(|| {
+            let mut bits = BooleanBufferBuilder::new(row.saturating_add(1).max(FIRST_ROWS));
+            bits.append_n(row, nulls == 0);
+            bits
+        });
+        bits.append(valid);
+    }
+
+    /// The nulls of the `rows` rows so far (`None`: none), emptied.
+    fn finish(&mut self, rows: usize) -> Option<NullBuffer> {
+        let nulls = std::mem::take(&mut self.nulls);
+        match self.bits.take() {
+            Some(mut bits) => Some(NullBuffer::new(bits.finish())),
+            None => (nulls > 0).then(|| NullBuffer::new_null(rows)),
+        }
+    }
+}
+
+/// A column of numbers: a vector of values (0 under a null) and its
+/// [`Validity`].
+pub struct Primitive<T: ArrowPrimitiveType> {
+    values: Vec<T::Native>,
+    valid: Validity,
+}
+
+impl<T: ArrowPrimitiveType> Primitive<T> {
+    /// Appends a value.
+    #[inline(always)]
+    pub fn append_value(&mut self, value: T::Native) {
+        self.valid.push(self.values.len(), true);
+        self.values.push(value);
+    }
+
+    /// Appends a value or a null.
+    #[inline(always)]
+    pub fn append_option(&mut self, value: Option<T::Native>) {
+        self.valid.push(self.values.len(), value.is_some());
+        self.values.push(value.unwrap_or_default());
+    }
+}
+
+impl<T: ArrowPrimitiveType> Column for Primitive<T> {
+    fn data_type() -> DataType {
+        T::DATA_TYPE
+    }
+    fn create(rows: usize) -> Self {
+        Self {
+            values: Vec::with_capacity(rows.min(FIRST_ROWS)),
+            valid: Validity::default(),
+        }
+    }
+    fn rows(&self) -> usize {
+        self.values.len()
+    }
+    fn finish_column(&mut self) -> ArrayRef {
+        let nulls = self.valid.finish(self.values.len());
+        let values = ScalarBuffer::from(std::mem::take(&mut self.values));
+        // A validity bit was pushed with every value: the lengths agree.
+        Arc::new(PrimitiveArray::<T>::new(values, nulls))
+    }
+}
+
+/// A column of booleans: a bitmap of values and its [`Validity`].
+pub struct Bool {
+    values: BooleanBufferBuilder,
+    valid: Validity,
+}
+
+impl Bool {
+    /// Appends a value.
+    #[inline(always)]
+    pub fn append_value(&mut self, value: bool) {
+        self.valid.push(self.values.len(), true);
+        self.values.append(value);
+    }
+
+    /// Appends a value or a null.
+    #[inline(always)]
+    pub fn append_option(&mut self, value: Option<bool>) {
+        self.valid.push(self.values.len(), value.is_some());
+        self.values.append(value.unwrap_or_default());
+    }
+}
+
+impl Column for Bool {
+    fn data_type() -> DataType {
+        DataType::Boolean
+    }
+    fn create(rows: usize) -> Self {
+        Self {
+            values: BooleanBufferBuilder::new(rows.min(FIRST_ROWS)),
+            valid: Validity::default(),
+        }
+    }
+    fn rows(&self) -> usize {
+        self.values.len()
+    }
+    fn finish_column(&mut self) -> ArrayRef {
+        let nulls = self.valid.finish(self.values.len());
+        Arc::new(BooleanArray::new(self.values.finish(), nulls))
+    }
+}
+
+/// `Int8` column.
+pub type Int8Column = Primitive<Int8Type>;
+/// `Int32` column.
+pub type Int32Column = Primitive<Int32Type>;
+/// `Int64` column.
+pub type Int64Column = Primitive<Int64Type>;
+/// `UInt8` column.
+pub type UInt8Column = Primitive<UInt8Type>;
+/// `UInt16` column.
+pub type UInt16Column = Primitive<UInt16Type>;
+/// `UInt32` column.
+pub type UInt32Column = Primitive<UInt32Type>;
+/// `UInt64` column.
+pub type UInt64Column = Primitive<UInt64Type>;
+/// `Float32` column.
+pub type Float32Column = Primitive<Float32Type>;
+/// `Utf8` column (Arrow's builder).
+pub type StringColumn = StringBuilder;
+/// `Binary` column (Arrow's builder).
+pub type BinaryColumn = BinaryBuilder;
+
 /// [`Column`] for Arrow builders of a fixed type.
 macro_rules! builder_column {
     ($([$($gen:tt)*] $builder:ty => $ty:expr, $create:expr;)*) => {$(
@@ -30,7 +200,7 @@ macro_rules! builder_column {
                 $ty
             }
             fn create(rows: usize) -> Self {
-                $create(rows)
+                $create(rows.min(FIRST_ROWS))
             }
             fn rows(&self) -> usize {
                 ArrayBuilder::len(self)
@@ -46,8 +216,6 @@ macro_rules! builder_column {
 pub type IntList = ListBuilder<Int32Builder>;
 
 builder_column! {
-    [T: ArrowPrimitiveType] PrimitiveBuilder<T> => T::DATA_TYPE, Self::with_capacity;
-    [] BooleanBuilder => DataType::Boolean, Self::with_capacity;
     [] StringBuilder => DataType::Utf8, |rows| Self::with_capacity(rows, rows);
     [] BinaryBuilder => DataType::Binary, |rows| Self::with_capacity(rows, rows);
     [] IntList => DataType::List(Arc::new(Field::new_list_field(DataType::Int32, true))),
@@ -64,9 +232,11 @@ pub struct FileColumn {
 }
 
 impl FileColumn {
-    /// Appends a row of `file` (the same for every row of a table).
+    /// Appends a row of `file`, the same for every row of a table: the
+    /// first row's is kept (once per batch, not compared on every row).
+    #[inline]
     pub fn append_option(&mut self, file: Option<&str>) {
-        if self.name.as_deref() != file {
+        if self.rows == 0 {
             self.name = file.map(Arc::from);
         }
         self.rows = self.rows.saturating_add(1);
@@ -172,4 +342,43 @@ pub trait Rows {
         &mut self,
         schema: arrow::datatypes::SchemaRef,
     ) -> Result<arrow::record_batch::RecordBatch, arrow::error::ArrowError>;
+}
+
+#[cfg(test)]
+mod tests {
+    use arrow::array::{Array, AsArray};
+
+    use super::*;
+
+    /// Every order of valid and null rows gives the values and nulls
+    /// appended, whichever way the validity was kept (none, a count, a
+    /// bitmap), and an emptied column starts over.
+    #[test]
+    fn nulls_in_any_order() {
+        let cases: [&[Option<i32>]; 6] = [
+            &[Some(1), Some(2)],
+            &[None, None, None],
+            &[Some(1), None, Some(3)],
+            &[None, None, Some(3), None],
+            &[None],
+            &[],
+        ];
+        let mut col = Int32Column::create(4);
+        let mut flags = Bool::create(4);
+        for rows in cases {
+            for &v in rows {
+                col.append_option(v);
+                flags.append_option(v.map(|v| v > 1));
+            }
+            let array = col.finish_column();
+            let got: Vec<Option<i32>> = array.as_primitive::<Int32Type>().iter().collect();
+            assert_eq!(got, rows);
+            let nulls = rows.iter().filter(|v| v.is_none()).count();
+            assert_eq!(array.null_count(), nulls);
+            let bools = flags.finish_column();
+            let got: Vec<Option<bool>> = bools.as_boolean().iter().collect();
+            let want: Vec<Option<bool>> = rows.iter().map(|v| v.map(|v| v > 1)).collect();
+            assert_eq!(got, want);
+        }
+    }
 }

@@ -6,12 +6,13 @@
 
 use std::io::Read;
 
-use arrow::array::{BinaryBuilder, BooleanBuilder, Int32Builder, StringBuilder, UInt16Builder};
 use gamefmt::Protocol;
 use gamefmt::demo::{Chunk, ChunkKind, Frame, OwnedBuffers, Reader, Reconstructor, message_id};
 use gamefmt::zerocopy::IntoBytes;
 
-use crate::columns::{FileColumn, IntList, table};
+use crate::columns::{
+    BinaryColumn, Bool, FileColumn, Int32Column, IntList, StringColumn, UInt16Column, table,
+};
 use crate::source::Emitter;
 use crate::{Error, Table, netmsg};
 
@@ -20,10 +21,10 @@ table! {
     /// effect at every tick.
     SnapshotItems {
         file: FileColumn = "the input's path",
-        tick: Int32Builder = "tick",
-        keyframe: BooleanBuilder = "the tick marker flagged a keyframe",
-        type_id: UInt16Builder = "item type (0.6/DDNet or 0.7 numbering, by the demo's net version; extended types above 0x4000 map to a UUID item)",
-        id: UInt16Builder = "item id (a client id for characters and players)",
+        tick: Int32Column = "tick",
+        keyframe: Bool = "the tick marker flagged a keyframe",
+        type_id: UInt16Column = "item type (0.6/DDNet or 0.7 numbering, by the demo's net version; extended types above 0x4000 map to a UUID item)",
+        id: UInt16Column = "item id (a client id for characters and players)",
         ints: IntList = "the item's ints",
     }
 }
@@ -32,12 +33,12 @@ table! {
     /// `format=demo/table=messages`: every message chunk.
     Messages {
         file: FileColumn = "the input's path",
-        tick: Int32Builder = "the tick in effect (null before the first)",
-        system: BooleanBuilder = "a system (engine) message",
-        msg_id: Int32Builder = "message id",
-        message: StringBuilder = "message name (`SvChat`, `SvKillMsg`, ...; `sys:ID`, `ex:UUID`, `other:ID`)",
-        text: StringBuilder = "its text: chat, broadcast, MOTD, vote, a client's name",
-        data: BinaryBuilder = "the message's bytes (Huffman-decoded payload)",
+        tick: Int32Column = "the tick in effect (null before the first)",
+        system: Bool = "a system (engine) message",
+        msg_id: Int32Column = "message id",
+        message: StringColumn = "message name (`SvChat`, `SvKillMsg`, ...; `sys:ID`, `ex:UUID`, `other:ID`)",
+        text: StringColumn = "its text: chat, broadcast, MOTD, vote, a client's name",
+        data: BinaryColumn = "the message's bytes (Huffman-decoded payload)",
     }
 }
 

@@ -51,7 +51,7 @@ mod columns;
 mod demo;
 mod error;
 mod map;
-mod netmsg;
+pub mod netmsg;
 mod slippi;
 mod source;
 mod teehistorian;

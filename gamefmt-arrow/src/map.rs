@@ -5,10 +5,11 @@
 
 use std::io::Read;
 
-use arrow::array::{BooleanBuilder, Int32Builder, StringBuilder, UInt8Builder, UInt32Builder};
 use gamefmt::map::{Layer, MapView, TileData};
 
-use crate::columns::{FileColumn, table};
+use crate::columns::{
+    Bool, FileColumn, Int32Column, StringColumn, UInt8Column, UInt32Column, table,
+};
 use crate::source::Emitter;
 use crate::{Error, Table};
 
@@ -16,17 +17,17 @@ table! {
     /// `format=map/table=layers`: one row per layer, in group order.
     Layers {
         file: FileColumn = "the input's path",
-        group: UInt32Builder = "group index",
-        group_name: StringBuilder = "group name",
-        layer: UInt32Builder = "layer index in the map (the `tiles` table's `layer`)",
-        kind: StringBuilder = "`tiles`, `game`, `front`, `tele`, `speedup`, `switch`, `tune`, `quads`, `sounds`, `unknown`",
-        name: StringBuilder = "layer name",
-        detail: BooleanBuilder = "a detail layer (hidden at high detail off)",
-        width: UInt32Builder = "tile layers: width in tiles",
-        height: UInt32Builder = "tile layers: height in tiles",
-        image: Int32Builder = "tile and quad layers: image index, −1 none",
-        count: UInt32Builder = "quad layers: quads; sound layers: sources",
-        tiles: UInt32Builder = "tile layers: non-empty tiles (rows in `tiles`); null when the data does not decode",
+        group: UInt32Column = "group index",
+        group_name: StringColumn = "group name",
+        layer: UInt32Column = "layer index in the map (the `tiles` table's `layer`)",
+        kind: StringColumn = "`tiles`, `game`, `front`, `tele`, `speedup`, `switch`, `tune`, `quads`, `sounds`, `unknown`",
+        name: StringColumn = "layer name",
+        detail: Bool = "a detail layer (hidden at high detail off)",
+        width: UInt32Column = "tile layers: width in tiles",
+        height: UInt32Column = "tile layers: height in tiles",
+        image: Int32Column = "tile and quad layers: image index, −1 none",
+        count: UInt32Column = "quad layers: quads; sound layers: sources",
+        tiles: UInt32Column = "tile layers: non-empty tiles (rows in `tiles`); null when the data does not decode",
     }
 }
 
@@ -35,12 +36,12 @@ table! {
     /// type not 0) of every tile layer.
     Tiles {
         file: FileColumn = "the input's path",
-        layer: UInt32Builder = "layer index (as in `layers`)",
-        x: UInt32Builder = "column",
-        y: UInt32Builder = "row",
-        index: UInt8Builder = "tile index; for tele, speedup, switch and tune layers their type",
-        flags: UInt8Builder = "tile flags (1 vertical flip, 2 horizontal flip, 4 opaque, 8 rotate); switch flags",
-        number: UInt8Builder = "tele, switch, tune: number; speedup: force",
+        layer: UInt32Column = "layer index (as in `layers`)",
+        x: UInt32Column = "column",
+        y: UInt32Column = "row",
+        index: UInt8Column = "tile index; for tele, speedup, switch and tune layers their type",
+        flags: UInt8Column = "tile flags (1 vertical flip, 2 horizontal flip, 4 opaque, 8 rotate); switch flags",
+        number: UInt8Column = "tele, switch, tune: number; speedup: force",
     }
 }
 

@@ -1,6 +1,17 @@
 //! Network messages (demo message chunks, teehistorian MESSAGE records)
 //! in two columns: the message's name and its text, decoded with
-//! [`gamefmt::netmsg`].
+//! [`gamefmt::netmsg`] (the Python package's record dicts use it too).
+//!
+//! ```
+//! use gamefmt::Protocol;
+//! use gamefmt_arrow::netmsg::describe;
+//!
+//! // Cl_Say (17, game): team false, "hi", as a teehistorian MESSAGE
+//! // record carries it.
+//! let bytes = [17 << 1, 0, b'h', b'i', 0];
+//! assert_eq!(describe(Protocol::V06, &bytes), (Some("ClSay".into()), Some("hi".into())));
+//! assert_eq!(describe(Protocol::V06, &[]), (None, None));
+//! ```
 
 use std::fmt::Debug;
 

@@ -6,9 +6,6 @@
 
 use std::io::Read;
 
-use arrow::array::{
-    BooleanBuilder, Int32Builder, StringBuilder, UInt16Builder, UInt32Builder, UInt64Builder,
-};
 use arrow::record_batch::RecordBatch;
 use gamefmt::stream::End;
 use gamefmt::teehistorian::{
@@ -16,32 +13,35 @@ use gamefmt::teehistorian::{
     PlayerState, Reader,
 };
 
-use crate::columns::{FileColumn, IntList, table};
-use crate::source::Steps;
+use crate::columns::{
+    Bool, FileColumn, Int32Column, IntList, StringColumn, UInt16Column, UInt32Column, UInt64Column,
+    table,
+};
+use crate::source::{READ_BUFFER, Steps};
 use crate::{Error, Table, netmsg};
 
 table! {
     /// `format=teehistorian/table=games`: one row per recording.
     Games {
         file: FileColumn = "the input's path",
-        version: UInt32Builder = "header `version` (1 or 2)",
-        version_minor: UInt32Builder = "header `version_minor`",
-        game_uuid: StringBuilder = "header `game_uuid`",
-        prev_game_uuid: StringBuilder = "header `prev_game_uuid`",
-        server_version: StringBuilder = "header `server_version`",
-        start_time: StringBuilder = "header `start_time`",
-        server_name: StringBuilder = "header `server_name`",
-        server_port: UInt16Builder = "header `server_port`",
-        game_type: StringBuilder = "header `game_type`",
-        map_name: StringBuilder = "header `map_name`",
-        map_size: UInt32Builder = "header `map_size`",
-        map_sha256: StringBuilder = "header `map_sha256` (hex)",
-        map_crc: UInt32Builder = "header `map_crc`",
-        prng_description: StringBuilder = "header `prng_description`",
-        comment: StringBuilder = "header `comment`",
-        messages: UInt64Builder = "messages recorded",
-        last_tick: Int32Builder = "the last tick",
-        end: StringBuilder = "how the stream ended: `complete` (FINISH), `eof` (no FINISH), `truncated`",
+        version: UInt32Column = "header `version` (1 or 2)",
+        version_minor: UInt32Column = "header `version_minor`",
+        game_uuid: StringColumn = "header `game_uuid`",
+        prev_game_uuid: StringColumn = "header `prev_game_uuid`",
+        server_version: StringColumn = "header `server_version`",
+        start_time: StringColumn = "header `start_time`",
+        server_name: StringColumn = "header `server_name`",
+        server_port: UInt16Column = "header `server_port`",
+        game_type: StringColumn = "header `game_type`",
+        map_name: StringColumn = "header `map_name`",
+        map_size: UInt32Column = "header `map_size`",
+        map_sha256: StringColumn = "header `map_sha256` (hex)",
+        map_crc: UInt32Column = "header `map_crc`",
+        prng_description: StringColumn = "header `prng_description`",
+        comment: StringColumn = "header `comment`",
+        messages: UInt64Column = "messages recorded",
+        last_tick: Int32Column = "the last tick",
+        end: StringColumn = "how the stream ended: `complete` (FINISH), `eof` (no FINISH), `truncated`",
     }
 }
 
@@ -49,20 +49,20 @@ table! {
     /// `format=teehistorian/table=inputs`: one row per input sent.
     Inputs {
         file: FileColumn = "the input's path",
-        tick: Int32Builder = "tick",
-        client: Int32Builder = "client id",
-        name: StringBuilder = "the client's name at that tick, when recorded (EX player-name)",
-        new: BooleanBuilder = "INPUT_NEW (absolute) rather than INPUT_DIFF",
-        direction: Int32Builder = "the absolute input (`CNetObj_PlayerInput`): direction −1, 0, 1",
-        target_x: Int32Builder = "aim x, relative to the character",
-        target_y: Int32Builder = "aim y",
-        jump: Int32Builder = "jump",
-        fire: Int32Builder = "fire counter",
-        hook: Int32Builder = "hook",
-        player_flags: Int32Builder = "player flags",
-        wanted_weapon: Int32Builder = "wanted weapon",
-        next_weapon: Int32Builder = "next weapon counter",
-        prev_weapon: Int32Builder = "previous weapon counter",
+        tick: Int32Column = "tick",
+        client: Int32Column = "client id",
+        name: StringColumn = "the client's name at that tick, when recorded (EX player-name)",
+        new: Bool = "INPUT_NEW (absolute) rather than INPUT_DIFF",
+        direction: Int32Column = "the absolute input (`CNetObj_PlayerInput`): direction −1, 0, 1",
+        target_x: Int32Column = "aim x, relative to the character",
+        target_y: Int32Column = "aim y",
+        jump: Int32Column = "jump",
+        fire: Int32Column = "fire counter",
+        hook: Int32Column = "hook",
+        player_flags: Int32Column = "player flags",
+        wanted_weapon: Int32Column = "wanted weapon",
+        next_weapon: Int32Column = "next weapon counter",
+        prev_weapon: Int32Column = "previous weapon counter",
     }
 }
 
@@ -71,11 +71,11 @@ table! {
     /// PLAYER_DIFF and PLAYER_OLD.
     Positions {
         file: FileColumn = "the input's path",
-        tick: Int32Builder = "tick",
-        client: Int32Builder = "client id",
-        kind: StringBuilder = "`new` (appeared), `move`, `old` (disappeared)",
-        x: Int32Builder = "absolute x (32 units a tile); for `old`, the last position",
-        y: Int32Builder = "absolute y",
+        tick: Int32Column = "tick",
+        client: Int32Column = "client id",
+        kind: StringColumn = "`new` (appeared), `move`, `old` (disappeared)",
+        x: Int32Column = "absolute x (32 units a tile); for `old`, the last position",
+        y: Int32Column = "absolute y",
     }
 }
 
@@ -83,14 +83,14 @@ table! {
     /// `format=teehistorian/table=events`: every other message.
     Events {
         file: FileColumn = "the input's path",
-        tick: Int32Builder = "tick",
-        client: Int32Builder = "client id (−1: the server)",
-        kind: StringBuilder = "`join`, `drop`, `chat command`, `rcon command`, `server command`, `message`, `finish`, or the EX record's name (`teehistorian-player-name@ddnet.org`, ...; `ex` when unknown)",
-        name: StringBuilder = "the client's name at that tick, when recorded",
-        message: StringBuilder = "for `message`: the network message (`ClSay`, `ClStartInfo`, ...; `sys:ID` for system messages, `ex:UUID` for extended ones)",
-        text: StringBuilder = "drop reason, command and arguments, chat text, player name, or the EX record's fields",
+        tick: Int32Column = "tick",
+        client: Int32Column = "client id (−1: the server)",
+        kind: StringColumn = "`join`, `drop`, `chat command`, `rcon command`, `server command`, `message`, `finish`, or the EX record's name (`teehistorian-player-name@ddnet.org`, ...; `ex` when unknown)",
+        name: StringColumn = "the client's name at that tick, when recorded",
+        message: StringColumn = "for `message`: the network message (`ClSay`, `ClStartInfo`, ...; `sys:ID` for system messages, `ex:UUID` for extended ones)",
+        text: StringColumn = "drop reason, command and arguments, chat text, player name, or the EX record's fields",
         ints: IntList = "integer fields: a command's flags; an EX record's (team, time, ...)",
-        uuid: StringBuilder = "the EX record's UUID",
+        uuid: StringColumn = "the EX record's UUID",
     }
 }
 
@@ -115,7 +115,13 @@ pub struct Teehistorian {
     reader: Reader<Box<dyn Read + Send>>,
     walk: Walk,
     done: bool,
+    batch_rows: usize,
 }
+
+/// Records decoded per [`Steps::step`] at most: a message adds at most one
+/// row, so a step stops as soon as a table holds a batch, and otherwise
+/// after this many (the batching's checks then cost little per record).
+const STEP_RECORDS: usize = 256;
 
 impl Teehistorian {
     /// Reads `input` for the `tables` wanted.
@@ -148,9 +154,10 @@ impl Teehistorian {
                 .then(|| Events::with_capacity(batch_rows)),
         };
         Self {
-            reader: Reader::new(input),
+            reader: Reader::with_capacity(input, READ_BUFFER),
             walk,
             done: false,
+            batch_rows,
         }
     }
 }
@@ -172,7 +179,11 @@ impl Walk {
         self.names.apply(msg);
         self.protocols.apply(msg);
         let cid = msg.client_id();
-        let name = cid.and_then(|c| self.names.get(c)).map(text);
+        // The name is text for the rows that have a column for it only
+        // (not for positions, most of the records), borrowed when valid
+        // UTF-8.
+        let names = &self.names;
+        let name = || cid.and_then(|c| names.get(c)).map(String::from_utf8_lossy);
         let player = cid.and_then(|c| self.players.get(c));
         match *msg {
             Message::InputNew { cid, .. } | Message::InputDiff { cid, .. } => {
@@ -181,7 +192,7 @@ impl Walk {
                     t.file.append_option(file);
                     t.tick.append_value(tick);
                     t.client.append_value(cid);
-                    t.name.append_option(name);
+                    t.name.append_option(name());
                     t.new.append_value(matches!(msg, Message::InputNew { .. }));
                     let cols = [
                         &mut t.direction,
@@ -221,7 +232,7 @@ impl Walk {
             _ => {
                 if let Some(t) = self.events.as_mut() {
                     let protocol = cid.map_or(gamefmt::Protocol::V06, |c| self.protocols.get(c));
-                    event_row(t, file, tick, msg, name, protocol);
+                    event_row(t, file, tick, msg, name().as_deref(), protocol);
                 }
             }
         }
@@ -268,7 +279,7 @@ fn event_row(
     file: Option<&str>,
     tick: i32,
     msg: &Message<'_>,
-    name: Option<String>,
+    name: Option<&str>,
     protocol: gamefmt::Protocol,
 ) {
     let mut kind = String::new();
@@ -337,8 +348,19 @@ fn event_row(
     t.uuid.append_option(uuid);
 }
 
-impl Steps for Teehistorian {
-    fn step(&mut self) -> Result<bool, Error> {
+impl Walk {
+    /// The most rows any table holds.
+    fn most_rows(&self) -> usize {
+        let inputs = self.inputs.as_ref().map_or(0, Inputs::len);
+        let positions = self.positions.as_ref().map_or(0, Positions::len);
+        let events = self.events.as_ref().map_or(0, Events::len);
+        inputs.max(positions).max(events)
+    }
+}
+
+impl Teehistorian {
+    /// Decodes one record; `false` at the end.
+    fn record(&mut self) -> Result<bool, Error> {
         if self.done {
             return Ok(false);
         }
@@ -371,6 +393,21 @@ impl Steps for Teehistorian {
                 Ok(true)
             }
         }
+    }
+}
+
+impl Steps for Teehistorian {
+    /// Up to [`STEP_RECORDS`] records, fewer when a table fills a batch.
+    fn step(&mut self) -> Result<bool, Error> {
+        for _ in 0..STEP_RECORDS {
+            if !self.record()? {
+                return Ok(false);
+            }
+            if self.walk.most_rows() >= self.batch_rows {
+                break;
+            }
+        }
+        Ok(true)
     }
 
     fn pending(&self, table: Table) -> usize {

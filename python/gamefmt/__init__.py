@@ -11,6 +11,7 @@ subclass) whose ``offset`` is the byte offset where decoding failed.
 
 from ._gamefmt import (
     ArrowStream,
+    ArrowTable,
     Chunks,
     DecodeError,
     Demo,
@@ -28,6 +29,7 @@ from ._gamefmt import (
 
 __all__ = [
     "ArrowStream",
+    "ArrowTable",
     "Chunks",
     "DecodeError",
     "Demo",

@@ -1,11 +1,29 @@
 """Type stubs of gamefmt (the native module gamefmt._gamefmt)."""
 
 import os
-from typing import IO, Any, Iterator, Literal, Union
+from typing import IO, Any, Iterator, Literal, Union, final
 
-Source = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, IO[bytes]]
-Record = dict[str, Any]
-End = Literal["complete", "eof", "truncated"]
+_Source = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, IO[bytes]]
+_Record = dict[str, Any]
+_End = Literal["complete", "eof", "truncated"]
+
+__all__ = [
+    "ArrowStream",
+    "ArrowTable",
+    "Chunks",
+    "DecodeError",
+    "Demo",
+    "Error",
+    "Events",
+    "Frames",
+    "Map",
+    "Records",
+    "Replay",
+    "SourceError",
+    "Teehistorian",
+    "UsageError",
+    "open",
+]
 
 class Error(Exception):
     """Every error gamefmt raises."""
@@ -25,44 +43,61 @@ class UsageError(Error):
     """An unsupported source type, unknown table or layer, or a second pass
     over a file-like object that cannot seek."""
 
+@final
 class ArrowStream:
     """One table as Arrow data (Arrow PyCapsule interface); each read decodes again."""
 
     def __arrow_c_stream__(self, requested_schema: object | None = None) -> object: ...
     def __arrow_c_schema__(self) -> object: ...
 
+@final
+class ArrowTable:
+    """One table's rows from arrow_tables(), held in memory (Arrow PyCapsule
+    interface); can be read any number of times."""
+
+    def __arrow_c_stream__(self, requested_schema: object | None = None) -> object: ...
+    def __arrow_c_schema__(self) -> object: ...
+    def __len__(self) -> int: ...
+
 class _File:
     """What every format's class offers."""
 
     @property
-    def header(self) -> Record:
+    def header(self) -> _Record:
         """The file's header as a dict (per format: see the class)."""
     @property
-    def metadata(self) -> Record | None:
+    def metadata(self) -> _Record | None:
         """Metadata beyond the header (the header again where there is none)."""
     @property
     def tables(self) -> list[str]:
         """The names of this format's Arrow tables."""
     def to_arrow(self, table: str, batch_rows: int = 65536) -> ArrowStream:
         """Table `table` as Arrow data, the same table gamefmt-export writes."""
+    def arrow_tables(self, batch_rows: int = 65536) -> dict[str, ArrowTable]:
+        """Every table from one decode (rows held in memory), by name."""
 
 class _Stream(_File):
     @property
-    def end(self) -> End | None:
+    def end(self) -> _End | None:
         """How the last complete pass ended (None before one ended)."""
 
-class Events(Iterator[Record]):
-    def __next__(self) -> Record: ...
+@final
+class Events(Iterator[_Record]):
+    def __next__(self) -> _Record: ...
 
-class Frames(Iterator[Record]):
-    def __next__(self) -> Record: ...
+@final
+class Frames(Iterator[_Record]):
+    def __next__(self) -> _Record: ...
 
-class Records(Iterator[Record]):
-    def __next__(self) -> Record: ...
+@final
+class Records(Iterator[_Record]):
+    def __next__(self) -> _Record: ...
 
-class Chunks(Iterator[Record]):
-    def __next__(self) -> Record: ...
+@final
+class Chunks(Iterator[_Record]):
+    def __next__(self) -> _Record: ...
 
+@final
 class Replay(_Stream):
     """A Slippi .slp replay. header: Game Start (version, stage, stage_name,
     is_pal, players, raw_len, ...); metadata: the metadata element after the
@@ -71,7 +106,7 @@ class Replay(_Stream):
     @property
     def format(self) -> Literal["slippi"]: ...
     @property
-    def winners(self) -> list[Record]:
+    def winners(self) -> list[_Record]:
         """Winning ports with positions: [{"port": 1, "position": 0}]."""
     def events(self) -> Events:
         """The events as dicts, in stream order."""
@@ -79,6 +114,7 @@ class Replay(_Stream):
         """The frames: {"frame", "rollback", "start", "players", "items", "end"}."""
     def __iter__(self) -> Events: ...
 
+@final
 class Teehistorian(_Stream):
     """A DDNet teehistorian recording. header: the JSON header."""
 
@@ -88,6 +124,7 @@ class Teehistorian(_Stream):
         """The records as dicts: kind, tick, offset, fields, player."""
     def __iter__(self) -> Records: ...
 
+@final
 class Demo(_Stream):
     """A Teeworlds/DDNet demo. header: version, net_version, map_name,
     map_size, map_crc, map_sha256, type, length_seconds, timestamp, markers."""
@@ -98,6 +135,7 @@ class Demo(_Stream):
         """The chunks as dicts; with snapshots, the rebuilt snapshot's items."""
     def __iter__(self) -> Chunks: ...
 
+@final
 class Map(_File):
     """A Teeworlds/DDNet map (any datafile). header: version, item_types,
     items, data, size; metadata: the info item (author, map_version,
@@ -106,14 +144,14 @@ class Map(_File):
     @property
     def format(self) -> Literal["map"]: ...
     @property
-    def layers(self) -> list[Record]:
+    def layers(self) -> list[_Record]:
         """index, group, kind, name, detail; tile_kind, width, height, ... for tile layers."""
     def tiles(self, layer: int) -> Any:
         """Layer `layer`'s tiles: a numpy structured array of shape (height, width)."""
-    def items(self) -> list[Record]:
+    def items(self) -> list[_Record]:
         """The datafile items: type_id, id, data."""
     def to_bytes(self) -> bytes: ...
-    def __iter__(self) -> Iterator[Record]: ...
+    def __iter__(self) -> Iterator[_Record]: ...
 
-def open(src: Source) -> Replay | Teehistorian | Demo | Map:
+def open(src: _Source) -> Replay | Teehistorian | Demo | Map:
     """Opens src (path, bytes-like or binary file object) as its format."""

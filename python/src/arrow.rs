@@ -7,16 +7,14 @@ use std::ffi::CString;
 
 use arrow::ffi::FFI_ArrowSchema;
 use arrow::ffi_stream::FFI_ArrowArrayStream;
+use arrow::record_batch::{RecordBatch, RecordBatchIterator, RecordBatchReader};
 use gamefmt::Format;
 use gamefmt_arrow::Table;
 use pyo3::prelude::*;
-use pyo3::types::PyCapsule;
+use pyo3::types::{PyCapsule, PyDict};
 
 use crate::error;
 use crate::source::{Input, Replayable};
-
-/// Rows per batch unless told otherwise.
-pub const BATCH_ROWS: usize = 65_536;
 
 /// The table of `format` named `name` (`frames`, `games`, …).
 fn table(format: Format, name: &str) -> PyResult<Table> {
@@ -64,7 +62,7 @@ macro_rules! arrow_methods {
             /// table as `gamefmt-export` writes: give it to
             /// `pyarrow.table`, `polars.DataFrame`, duckdb, … (Arrow
             /// PyCapsule interface).
-            #[pyo3(name = "to_arrow", signature = (table, batch_rows = crate::arrow::BATCH_ROWS))]
+            #[pyo3(name = "to_arrow", signature = (table, batch_rows = 65536))]
             fn arrow_table(
                 &mut self,
                 py: pyo3::Python<'_>,
@@ -72,6 +70,20 @@ macro_rules! arrow_methods {
                 batch_rows: usize,
             ) -> pyo3::PyResult<crate::arrow::ArrowStream> {
                 crate::arrow::to_arrow(py, &mut self.input, $format, table, batch_rows)
+            }
+
+            /// Every table of this format from one decode of the source, as
+            /// a dict of table name to `ArrowTable` (its rows held in
+            /// memory): for several tables of one file, faster than a
+            /// `to_arrow` per table, which decodes again each time. Errors
+            /// are raised here, as `gamefmt.Error`.
+            #[pyo3(signature = (batch_rows = 65536))]
+            fn arrow_tables<'py>(
+                &mut self,
+                py: pyo3::Python<'py>,
+                batch_rows: usize,
+            ) -> pyo3::PyResult<pyo3::Bound<'py, pyo3::types::PyDict>> {
+                crate::arrow::arrow_tables(py, &mut self.input, $format, batch_rows)
             }
         }
     };
@@ -93,6 +105,99 @@ pub fn to_arrow(
         table: table(format, name)?,
         batch_rows: batch_rows.max(1),
     })
+}
+
+/// Every table of `input` from one decode (without the GIL), as a dict of
+/// name to [`ArrowTable`], in the format's table order.
+pub fn arrow_tables<'py>(
+    py: Python<'py>,
+    input: &mut Input,
+    format: Format,
+    batch_rows: usize,
+) -> PyResult<Bound<'py, PyDict>> {
+    let stream = input.replayable(py)?.open()?;
+    let mut batches: Vec<(Table, Vec<RecordBatch>)> =
+        Table::of(format).iter().map(|&t| (t, Vec::new())).collect();
+    py.allow_threads(|| {
+        gamefmt_arrow::export(stream, None, batch_rows.max(1), &mut |table, batch| {
+            if let Some((_, list)) = batches.iter_mut().find(|(t, _)| *t == table) {
+                list.push(batch);
+            }
+            Ok(())
+        })
+    })
+    .map_err(export_error)?;
+    let dict = PyDict::new(py);
+    for (table, batches) in batches {
+        dict.set_item(table.name(), ArrowTable { table, batches })?;
+    }
+    Ok(dict)
+}
+
+/// One table's rows, decoded and held in memory (`arrow_tables`): pass it
+/// to `pyarrow.table(...)`, `polars.DataFrame(...)` or duckdb, as many
+/// times as wanted (Arrow PyCapsule interface).
+#[pyclass(module = "gamefmt", frozen)]
+pub struct ArrowTable {
+    table: Table,
+    batches: Vec<RecordBatch>,
+}
+
+#[pymethods]
+impl ArrowTable {
+    /// The Arrow PyCapsule interface: a capsule named
+    /// `arrow_array_stream` over the rows (their buffers shared, not
+    /// copied). A requested schema is not applied.
+    #[pyo3(signature = (requested_schema = None))]
+    fn __arrow_c_stream__<'py>(
+        &self,
+        py: Python<'py>,
+        requested_schema: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyCapsule>> {
+        let _ = requested_schema;
+        let reader = RecordBatchIterator::new(
+            self.batches.clone().into_iter().map(Ok),
+            self.table.schema(),
+        );
+        stream_capsule(py, Box::new(reader))
+    }
+
+    /// The Arrow PyCapsule interface for the schema alone.
+    fn __arrow_c_schema__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyCapsule>> {
+        schema_capsule(py, self.table)
+    }
+
+    /// Rows in the table.
+    fn __len__(&self) -> usize {
+        self.batches.iter().map(RecordBatch::num_rows).sum()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<gamefmt.ArrowTable {}/{}, {} rows>",
+            self.table.format(),
+            self.table.name(),
+            self.__len__()
+        )
+    }
+}
+
+/// An Arrow stream as the capsule `__arrow_c_stream__` returns.
+fn stream_capsule<'py>(
+    py: Python<'py>,
+    reader: Box<dyn RecordBatchReader + Send>,
+) -> PyResult<Bound<'py, PyCapsule>> {
+    let stream = FFI_ArrowArrayStream::new(reader);
+    let name = CString::new("arrow_array_stream").map_err(|e| error::usage(e.to_string()))?;
+    PyCapsule::new(py, stream, Some(name))
+}
+
+/// A table's schema as the capsule `__arrow_c_schema__` returns.
+fn schema_capsule(py: Python<'_>, table: Table) -> PyResult<Bound<'_, PyCapsule>> {
+    let schema = FFI_ArrowSchema::try_from(table.schema().as_ref())
+        .map_err(|e| error::usage(e.to_string()))?;
+    let name = CString::new("arrow_schema").map_err(|e| error::usage(e.to_string()))?;
+    PyCapsule::new(py, schema, Some(name))
 }
 
 /// One table as Arrow data: pass it to `pyarrow.table(...)`,
@@ -129,18 +234,13 @@ impl ArrowStream {
         let _ = requested_schema;
         let reader = gamefmt_arrow::table_reader(self.source.open()?, self.table, self.batch_rows)
             .map_err(export_error)?;
-        let stream = FFI_ArrowArrayStream::new(reader);
-        let name = CString::new("arrow_array_stream").map_err(|e| error::usage(e.to_string()))?;
-        PyCapsule::new(py, stream, Some(name))
+        stream_capsule(py, reader)
     }
 
     /// The Arrow PyCapsule interface for the schema alone: a capsule named
     /// `arrow_schema`.
     fn __arrow_c_schema__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyCapsule>> {
-        let schema = FFI_ArrowSchema::try_from(self.table.schema().as_ref())
-            .map_err(|e| error::usage(e.to_string()))?;
-        let name = CString::new("arrow_schema").map_err(|e| error::usage(e.to_string()))?;
-        PyCapsule::new(py, schema, Some(name))
+        schema_capsule(py, self.table)
     }
 
     fn __repr__(&self) -> String {

@@ -65,5 +65,6 @@ fn _gamefmt(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<demo::Chunks>()?;
     m.add_class::<map::Map>()?;
     m.add_class::<arrow::ArrowStream>()?;
+    m.add_class::<arrow::ArrowTable>()?;
     Ok(())
 }

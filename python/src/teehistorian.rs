@@ -3,7 +3,8 @@
 
 use gamefmt::stream::End;
 use gamefmt::teehistorian::{
-    CommandSource, ExMessage, Item, MAX_CLIENTS, Message, PlayerNames, Reader, Record,
+    ClientProtocols, CommandSource, ExMessage, Item, MAX_CLIENTS, Message, PlayerNames, Reader,
+    Record,
 };
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
@@ -17,7 +18,10 @@ use crate::stream_end;
 ///
 /// `header` is the JSON header as a dict; iterating gives the records as
 /// dicts (`kind`, `tick`, `offset`, fields, and `player`, the name of the
-/// client the record is about when known). Each pass streams the source
+/// client the record is about when known; a MESSAGE record's network
+/// message has its bytes in `data`, its name in `message`, `ClSay`, … or
+/// None when it does not decode, and its text, when it has one, in
+/// `text`). Each pass streams the source
 /// again in constant memory.
 #[pyclass(module = "gamefmt")]
 pub struct Teehistorian {
@@ -139,12 +143,14 @@ fn ex_fields<'py>(py: Python<'py>, ex: &ExMessage<'_>) -> PyResult<Bound<'py, Py
     }
 }
 
-/// One record as a dict (`kind` and `player` given as Python strings).
+/// One record as a dict (`kind` and `player` given as Python strings;
+/// `protocol`, the client's, decodes a MESSAGE record's network message).
 fn record<'py>(
     py: Python<'py>,
     r: &Record<'_>,
     kind: &Bound<'py, PyString>,
     player: Option<Bound<'py, PyString>>,
+    protocol: gamefmt::Protocol,
 ) -> PyResult<Bound<'py, PyDict>> {
     let d = dict!(py, {
         "kind" => kind,
@@ -178,6 +184,11 @@ fn record<'py>(
         Message::PlayerMessage { cid, data } => {
             d.set_item(pyo3::intern!(py, "cid"), cid)?;
             d.set_item(pyo3::intern!(py, "data"), PyBytes::new(py, data))?;
+            let (message, text) = gamefmt_arrow::netmsg::describe(protocol, data);
+            d.set_item(pyo3::intern!(py, "message"), message)?;
+            if let Some(text) = text {
+                d.set_item(pyo3::intern!(py, "text"), text)?;
+            }
         }
         Message::Drop { cid, reason } => {
             d.set_item(pyo3::intern!(py, "cid"), cid)?;
@@ -264,6 +275,7 @@ impl Teehistorian {
                 reader: Some(reader),
                 strings: Strings {
                     names: Box::new(PlayerNames::new()),
+                    protocols: Box::default(),
                     name_strings: Vec::new(),
                     kind_strings: Vec::new(),
                 },
@@ -292,6 +304,8 @@ pub struct Records {
 /// for names and kinds (made once, not per record).
 struct Strings {
     names: Box<PlayerNames<MAX_CLIENTS>>,
+    /// Each client's network protocol, to decode its messages.
+    protocols: Box<ClientProtocols<MAX_CLIENTS>>,
     /// Each client's name as last made a Python string, by client id
     /// (records of one client share it until the name changes).
     name_strings: Vec<Option<(Vec<u8>, Py<PyString>)>>,
@@ -345,12 +359,12 @@ impl Records {
             Some(Ok(Item::Message(r))) => {
                 let strings = &mut self.strings;
                 strings.names.apply(&r.message);
-                let player = r
-                    .message
-                    .client_id()
-                    .and_then(|cid| strings.player(py, cid));
+                strings.protocols.apply(&r.message);
+                let cid = r.message.client_id();
+                let player = cid.and_then(|cid| strings.player(py, cid));
+                let protocol = cid.map_or(gamefmt::Protocol::V06, |c| strings.protocols.get(c));
                 let kind = strings.kind(py, r.message.kind().name());
-                Ok(Some(record(py, &r, &kind, player)?.unbind()))
+                Ok(Some(record(py, &r, &kind, player, protocol)?.unbind()))
             }
             Some(Ok(_)) => {
                 let at = reader.offset();

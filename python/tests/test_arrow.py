@@ -33,6 +33,34 @@ def test_every_table_reads_into_pyarrow(path):
         f.to_arrow("no such table")
 
 
+@pytest.mark.parametrize("path", one_file_per_format())
+def test_arrow_tables_decodes_once_into_the_same_tables(path):
+    f = gamefmt.open(path)
+    tables = f.arrow_tables(batch_rows=1000)
+    assert list(tables) == f.tables
+    for name, rows in tables.items():
+        table = pa.table(rows)
+        assert table.equals(pa.table(f.to_arrow(name, batch_rows=1000))), name
+        assert len(rows) == table.num_rows
+        assert pa.table(rows).equals(table)  # read again
+        assert pa.schema(rows) == table.schema
+    # Damaged (cut in half, garbage after): arrow_tables raises a
+    # gamefmt.Error exactly when reading some table through to_arrow fails.
+    damaged = bytes(path.read_bytes()[: path.stat().st_size // 2] + b"\xff" * 64)
+    failed = False
+    for name in f.tables:
+        try:
+            pa.table(gamefmt.open(damaged).to_arrow(name))
+        except Exception:  # noqa: BLE001 - the consumer's own error type
+            failed = True
+    if failed:
+        with pytest.raises(gamefmt.Error):
+            gamefmt.open(damaged).arrow_tables()
+    else:
+        assert list(gamefmt.open(damaged).arrow_tables()) == f.tables
+    assert failed or f.format in ("slippi", "map")  # a cut replay ends as truncated
+
+
 def test_a_stream_reads_again_and_has_a_schema():
     root = corpus_root()
     path = root / "slippi" / "v3.12.0_peppi_v3.12.slp" if root else None

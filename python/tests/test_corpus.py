@@ -59,6 +59,19 @@ def test_teehistorian(path):
         assert int(th.header["version"]) == facts["version"]
         if records:
             assert records[-1]["tick"] == facts["last_tick"]
+    # Network messages decode: the name a client sends in ClStartInfo is the
+    # name the server then records for it (EX player-name), two paths
+    # through different records.
+    recorded = {}
+    for r in records:
+        if r["kind"] == "EX" and r.get("name") == "teehistorian-player-name@ddnet.org":
+            recorded.setdefault(r["fields"]["cid"], set()).add(r["fields"]["name"])
+    started = [(r["cid"], r["text"]) for r in records if r["kind"] == "MESSAGE" and r["message"] == "ClStartInfo"]
+    checked = [(cid, name) for cid, name in started if cid in recorded]
+    for cid, name in checked:
+        assert name in recorded[cid], (cid, name)
+    assert checked or not (started and recorded)
+    assert all(r["message"] is not None for r in records if r["kind"] == "MESSAGE")
 
 
 @pytest.mark.parametrize("path", corpus_files("teeworlds/demos", "*.demo"))
