@@ -85,10 +85,19 @@ pub struct Decoder {
     state: State,
     sizes: PayloadSizes,
     raw_len: u32,
-    raw_pos: u64,
+    /// Where raw ends, counted like `offset` (`usize::MAX` when `raw_len`
+    /// is 0).
+    raw_end: usize,
     offset: usize,
     game_end: bool,
     failed: Option<Error>,
+    /// The fast path's table: the whole length (command byte included) of
+    /// every command an event of which [`Self::fast_event`] may take; 0 for
+    /// the others, and for all while the decoder is not among the raw
+    /// events (or after Game End, or fused), so that one load and one
+    /// compare decide.
+    fast: [u16; 256],
+    fast_on: bool,
 }
 
 impl Default for Decoder {
@@ -105,10 +114,12 @@ impl Decoder {
             state: State::Header,
             sizes: PayloadSizes::new(),
             raw_len: 0,
-            raw_pos: 0,
+            raw_end: usize::MAX,
             offset: 0,
             game_end: false,
             failed: None,
+            fast: [0; 256],
+            fast_on: false,
         }
     }
 
@@ -196,50 +207,55 @@ impl Decoder {
 
     fn consume(&mut self, step: Step, used: usize) -> Result<(Step, usize)> {
         self.offset = self.offset.saturating_add(used);
-        if matches!(self.state, State::Payloads | State::Events) {
-            self.raw_pos = self.raw_pos.saturating_add(used as u64);
-            if self.raw_len != 0 && self.raw_pos >= u64::from(self.raw_len) {
-                self.state = State::AfterRaw;
-            }
+        if matches!(self.state, State::Payloads | State::Events) && self.at_raw_end() {
+            self.state = State::AfterRaw;
         }
         Ok((step, used))
     }
 
-    /// The length of the next event when it is an ordinary one that the
+    /// The next event and the input after it when it is an ordinary one that the
     /// full [`Decoder::step`] would accept and that leaves the decoder in
     /// the same state (a known, non-empty command, wholly in `input`, not
     /// Game End, not reaching the declared end of raw); the decoder is then
     /// advanced past it. `None` otherwise, and nothing changes: the caller
     /// takes the full path. The hot loop of [`super::SlippiEventIter`].
     #[inline(always)]
-    pub(crate) fn fast_event(&mut self, input: &[u8]) -> Option<usize> {
+    pub(crate) fn fast_event<'a>(&mut self, input: &'a [u8]) -> Option<(&'a [u8], &'a [u8])> {
         let (n, pos) = self.fast_event_end(input)?;
-        self.raw_pos = pos;
-        self.offset = self.offset.saturating_add(n);
-        Some(n)
+        let split = input.split_at_checked(n)?;
+        self.offset = pos;
+        Some(split)
     }
 
     /// [`Self::fast_event`] without moving: the event's length and the raw
     /// position after it.
     #[inline(always)]
-    fn fast_event_end(&self, input: &[u8]) -> Option<(usize, u64)> {
-        if self.state != State::Events || self.game_end {
-            return None;
-        }
+    fn fast_event_end(&self, input: &[u8]) -> Option<(usize, usize)> {
         let &code = input.first()?;
-        let size = self.sizes.get(code)?;
-        if size == 0 || code == CMD_GAME_END {
+        let n = usize::from(*self.fast.get(usize::from(code))?);
+        if n == 0 || n > input.len() {
             return None;
         }
-        let n = usize::from(size).wrapping_add(1);
-        if input.len() < n {
-            return None;
-        }
-        let pos = self.raw_pos.saturating_add(n as u64);
-        if self.raw_len != 0 && pos >= u64::from(self.raw_len) {
+        let pos = self.offset.saturating_add(n);
+        if pos >= self.raw_end {
             return None;
         }
         Some((n, pos))
+    }
+
+    /// Whether the raw events end at `offset` (never when `raw_len` is 0).
+    fn at_raw_end(&self) -> bool {
+        self.raw_len != 0 && self.offset >= self.raw_end
+    }
+
+    /// Turns the fast path's table on when the decoder is among the raw
+    /// events (before Game End, not fused), off otherwise.
+    fn update_fast(&mut self) {
+        let on = self.state == State::Events && !self.game_end && self.failed.is_none();
+        if on != self.fast_on {
+            self.fast_on = on;
+            self.fast = if on { self.sizes.fast_lens() } else { [0; 256] };
+        }
     }
 
     fn corrupt(&self, what: &'static str) -> Error {
@@ -256,6 +272,7 @@ impl Decoder {
         if let Err(e) = result {
             self.failed = Some(e);
         }
+        self.update_fast();
         result
     }
 
@@ -273,6 +290,10 @@ impl Decoder {
                     let mut be = [0u8; 4];
                     be.copy_from_slice(len);
                     self.raw_len = u32::from_be_bytes(be);
+                    self.raw_end = match usize::try_from(self.raw_len) {
+                        Ok(len) if len != 0 => len.saturating_add(HEADER_LEN),
+                        _ => usize::MAX,
+                    };
                     self.offset = self.offset.saturating_add(HEADER_LEN);
                     self.state = State::Payloads;
                     return Ok((Step::Header(self.raw_len), HEADER_LEN));
@@ -305,7 +326,7 @@ impl Decoder {
                     return self.consume(Step::Event, n);
                 }
                 State::Events => {
-                    if self.raw_len != 0 && self.raw_pos >= u64::from(self.raw_len) {
+                    if self.at_raw_end() {
                         self.state = State::AfterRaw;
                         continue;
                     }
@@ -383,7 +404,7 @@ impl Decoder {
 
     /// Fails when an event of `n` bytes would cross the declared raw end.
     fn check_fits_raw(&self, n: usize) -> Result<()> {
-        if self.raw_len != 0 && self.raw_pos.saturating_add(n as u64) > u64::from(self.raw_len) {
+        if self.raw_len != 0 && self.offset.saturating_add(n) > self.raw_end {
             return Err(self.corrupt("event crosses the declared end of raw"));
         }
         Ok(())

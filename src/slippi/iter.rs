@@ -35,39 +35,6 @@ impl<'a> SlippiEventIter<'a> {
         }
     }
 
-    /// Everything but the ordinary event: header, payload table, Game End,
-    /// the end of raw, truncation and errors. Kept out of line so that
-    /// `next` stays small enough to inline into the caller's loop, where
-    /// the event then stays in registers.
-    #[cold]
-    #[inline(never)]
-    fn next_slow(&mut self) -> Result<Option<Event<'a>>> {
-        loop {
-            // The event stream ends with raw; what follows (metadata) is
-            // SlippiView's and the Decoder's business, not an event error.
-            if self.failed || !self.decoder.in_raw() {
-                return Ok(None);
-            }
-            match self.decoder.decode(self.rest) {
-                Ok(Decoded::Record { record, consumed }) => {
-                    self.rest = self.rest.get(consumed..).unwrap_or_default();
-                    match record {
-                        Item::Event(e) => return Ok(Some(e)),
-                        Item::Header { .. } => {}
-                        Item::Metadata(_) => return Ok(None),
-                    }
-                }
-                Ok(Decoded::NeedMore { .. } | Decoded::Done { .. }) => return Ok(None),
-                // Damage in the metadata is not an event error.
-                Err(_) if !self.decoder.in_raw() => return Ok(None),
-                Err(e) => {
-                    self.failed = true;
-                    return Err(e);
-                }
-            }
-        }
-    }
-
     /// How the stream ended (meaningful once the iterator returned `None`
     /// or an error; before that, as if the input ended here).
     #[must_use]
@@ -87,16 +54,53 @@ impl<'a> Iterator for SlippiEventIter<'a> {
 
     #[inline(always)]
     fn next(&mut self) -> Option<Self::Item> {
-        let fast = if self.failed {
-            None
-        } else {
-            self.decoder.fast_event(self.rest)
-        };
-        if let Some((event, rest)) = fast.and_then(|n| self.rest.split_at_checked(n)) {
+        // After an error `rest` is empty, so the fast path declines.
+        if let Some((event, rest)) = self.decoder.fast_event(self.rest) {
             self.rest = rest;
             return Some(Ok(Event::parse(event)));
         }
-        self.next_slow().transpose()
+        let (next, rest) = next_slow(&mut self.decoder, self.rest, self.failed);
+        self.rest = rest;
+        if next.is_err() {
+            self.failed = true;
+        }
+        next.transpose()
+    }
+}
+
+/// Everything but the ordinary event: header, payload table, Game End, the
+/// end of raw, truncation and errors; returns the rest of the input (empty
+/// after an error). Kept out of line so that `next` stays small enough to
+/// inline into the caller's loop, and a free function taking the input by
+/// value so that the iterator's `rest` never escapes: the caller's loop
+/// then keeps it in registers.
+#[cold]
+#[inline(never)]
+fn next_slow<'a>(
+    decoder: &mut Decoder,
+    mut rest: &'a [u8],
+    failed: bool,
+) -> (Result<Option<Event<'a>>>, &'a [u8]) {
+    loop {
+        // The event stream ends with raw; what follows (metadata) is
+        // SlippiView's and the Decoder's business, not an event error.
+        if failed || !decoder.in_raw() {
+            return (Ok(None), rest);
+        }
+        match decoder.decode(rest) {
+            Ok(Decoded::Record { record, consumed }) => {
+                rest = rest.get(consumed..).unwrap_or_default();
+                match record {
+                    Item::Event(e) => return (Ok(Some(e)), rest),
+                    Item::Header { .. } => {}
+                    Item::Metadata(_) => return (Ok(None), rest),
+                }
+            }
+            Ok(Decoded::NeedMore { .. } | Decoded::Done { .. }) => return (Ok(None), rest),
+            // Damage in the metadata is not an event error.
+            Err(_) if !decoder.in_raw() => return (Ok(None), rest),
+            Err(e) => return (Err(e), &[]),
+        }
     }
 }
 

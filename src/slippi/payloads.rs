@@ -4,7 +4,7 @@
 use crate::error::{Error, Result};
 use crate::warning::{Warn, Warning, WarningKind, report};
 
-use super::CMD_EVENT_PAYLOADS;
+use super::{CMD_EVENT_PAYLOADS, CMD_GAME_END};
 
 /// Payload sizes (command byte not included) of every command the stream
 /// declared in its Event Payloads event. A fixed 256-entry table: no
@@ -80,6 +80,24 @@ impl PayloadSizes {
             Some(true) => self.sizes.get(i).copied(),
             _ => None,
         }
+    }
+
+    /// The whole event length (`size + 1`) of every listed command an
+    /// ordinary event of which the decoder's fast path may take: size not
+    /// 0 (the command byte alone, a quirk the full path handles) and below
+    /// 65 535, not Game End (it changes the decoder's state); 0 for the
+    /// others.
+    pub(crate) fn fast_lens(&self) -> [u16; 256] {
+        let mut lens = [0; 256];
+        for ((len, &size), &present) in lens.iter_mut().zip(&self.sizes).zip(&self.present) {
+            if present && size != 0 {
+                *len = size.checked_add(1).unwrap_or(0);
+            }
+        }
+        if let Some(len) = lens.get_mut(usize::from(CMD_GAME_END)) {
+            *len = 0;
+        }
+        lens
     }
 
     /// Declares `size` for `command` (used by writers and tests).
