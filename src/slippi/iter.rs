@@ -105,3 +105,75 @@ fn next_slow<'a>(
 }
 
 impl FusedIterator for SlippiEventIter<'_> {}
+
+#[cfg(test)]
+#[allow(
+    clippy::unwrap_used,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::panic,
+    reason = "unit tests: a panic is the failure report"
+)]
+mod tests {
+    extern crate alloc;
+    use alloc::vec::Vec;
+
+    use super::*;
+    use crate::slippi::SIGNATURE;
+
+    /// A stream with a command of size 0 (the command byte alone), one of
+    /// size 65 535 (whose length does not fit the fast path's table), Game
+    /// End and the closing `}`; `patched`: the raw length declared, else 0.
+    fn stream(patched: bool) -> Vec<u8> {
+        let mut raw = alloc::vec![0x35, 13];
+        for (code, size) in [(0x37u8, 2u16), (0x40, 0), (0x41, 0xFFFF), (0x39, 1)] {
+            raw.push(code);
+            raw.extend_from_slice(&size.to_be_bytes());
+        }
+        raw.extend_from_slice(&[0x37, 1, 2, 0x40, 0x41]);
+        raw.resize(raw.len() + 0xFFFF, 7);
+        raw.extend_from_slice(&[0x37, 3, 4, 0x39, 2]);
+        let mut file = SIGNATURE.to_vec();
+        let len = if patched { raw.len() as u32 } else { 0 };
+        file.extend_from_slice(&len.to_be_bytes());
+        file.extend_from_slice(&raw);
+        file.push(b'}');
+        file
+    }
+
+    #[test]
+    fn fast_path_agrees_with_the_full_decode() {
+        let expected = [
+            (0x35, 14),
+            (0x37, 3),
+            (0x40, 1),
+            (0x41, 0x10000),
+            (0x37, 3),
+            (0x39, 2),
+        ];
+        for patched in [false, true] {
+            let file = stream(patched);
+            // The iterator (fast path for the ordinary events) ...
+            let mut it = SlippiEventIter::new(&file);
+            let mut fast = Vec::new();
+            while let Some(e) = it.next() {
+                let e = e.unwrap();
+                fast.push((e.code(), e.payload().len() + 1, it.decoder().offset()));
+            }
+            assert_eq!(it.end(), End::Complete);
+            // ... and the full decode, one record at a time.
+            let mut decoder = Decoder::new();
+            let (mut full, mut used) = (Vec::new(), 0);
+            while let Ok(Decoded::Record { record, consumed }) = decoder.decode(&file[used..]) {
+                used += consumed;
+                if let Item::Event(e) = record {
+                    full.push((e.code(), e.payload().len() + 1, decoder.offset()));
+                }
+            }
+            assert_eq!(fast, full, "patched: {patched}");
+            let codes: Vec<_> = fast.iter().map(|&(c, n, _)| (c, n)).collect();
+            assert_eq!(codes, expected, "patched: {patched}");
+            assert_eq!(fast.last().unwrap().2, file.len() - 1);
+        }
+    }
+}
