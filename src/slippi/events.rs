@@ -21,9 +21,9 @@ use super::{
 /// is the one the Event Payloads table declared.
 ///
 /// Each known variant's tag is its command byte, so that classifying an
-/// event and asking its [`code`](Event::code) need no jump table (a bare
-/// event walk in `benches/peers`: 5.6 → 10–12 GB/s; with two jump tables
-/// per event its speed depended on how the caller's loop was aligned). The
+/// event needs no jump table ([`Event::parse`] compiles to a table of tags;
+/// with a jump table there and another in `code`, a bare event walk's
+/// speed depended on how the caller's loop was aligned). The
 /// tag is a whole word (`repr(usize)`), not a byte: with a byte tag every
 /// move of an `Event` copied the padding after it, a narrow store read
 /// back by a wide load, and the full decode lost 14%.
