@@ -95,8 +95,10 @@ pub struct Decoder {
     /// every command an event of which [`Self::fast_event`] may take; 0 for
     /// the others, and for all while the decoder is not among the raw
     /// events (or after Game End, or fused), so that one load and one
-    /// compare decide.
-    fast: [u16; 256],
+    /// compare decide. Commands from [`FAST_COMMANDS`] up (none known)
+    /// take the full path: the table stays small enough for the C ABI's
+    /// fixed-size decoder.
+    fast: [u16; FAST_COMMANDS],
     fast_on: bool,
 }
 
@@ -118,7 +120,7 @@ impl Decoder {
             offset: 0,
             game_end: false,
             failed: None,
-            fast: [0; 256],
+            fast: [0; FAST_COMMANDS],
             fast_on: false,
         }
     }
@@ -254,7 +256,11 @@ impl Decoder {
         let on = self.state == State::Events && !self.game_end && self.failed.is_none();
         if on != self.fast_on {
             self.fast_on = on;
-            self.fast = if on { self.sizes.fast_lens() } else { [0; 256] };
+            self.fast = if on {
+                self.sizes.fast_lens()
+            } else {
+                [0; FAST_COMMANDS]
+            };
         }
     }
 
@@ -410,6 +416,10 @@ impl Decoder {
         Ok(())
     }
 }
+
+/// The commands below this one have an entry in the fast path's table
+/// (every known command is below 0x42).
+pub(crate) const FAST_COMMANDS: usize = 0x50;
 
 /// Whether `input` starts with what follows the raw array (the metadata
 /// key or the closing `}`); `None` when too few bytes to tell.

@@ -4,6 +4,7 @@
 use crate::error::{Error, Result};
 use crate::warning::{Warn, Warning, WarningKind, report};
 
+use super::decoder::FAST_COMMANDS;
 use super::{CMD_EVENT_PAYLOADS, CMD_GAME_END};
 
 /// Payload sizes (command byte not included) of every command the stream
@@ -82,13 +83,14 @@ impl PayloadSizes {
         }
     }
 
-    /// The whole event length (`size + 1`) of every listed command an
-    /// ordinary event of which the decoder's fast path may take: size not
+    /// The whole event length (`size + 1`) of every listed command below
+    /// [`FAST_COMMANDS`] an ordinary event of which the decoder's fast path
+    /// may take: size not
     /// 0 (the command byte alone, a quirk the full path handles) and below
     /// 65 535, not Game End (it changes the decoder's state); 0 for the
     /// others.
-    pub(crate) fn fast_lens(&self) -> [u16; 256] {
-        let mut lens = [0; 256];
+    pub(crate) fn fast_lens(&self) -> [u16; FAST_COMMANDS] {
+        let mut lens = [0; FAST_COMMANDS];
         for ((len, &size), &present) in lens.iter_mut().zip(&self.sizes).zip(&self.present) {
             if present && size != 0 {
                 *len = size.checked_add(1).unwrap_or(0);
