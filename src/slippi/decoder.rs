@@ -224,6 +224,12 @@ impl Decoder {
     #[inline(always)]
     pub(crate) fn fast_event<'a>(&mut self, input: &'a [u8]) -> Option<(&'a [u8], &'a [u8])> {
         let (n, pos) = self.fast_event_end(input)?;
+        // A read a few cache lines ahead, kept by `black_box` though unused:
+        // the line is then in L1 when the walk gets there. Each event's
+        // position waits on its command byte's load; from L2 that load
+        // took longer than the rest of the event (a bare walk over files
+        // in L2: 10.1-10.3 -> 12.4-13.4 GB/s, memcpy 16.3 GB/s).
+        core::hint::black_box(input.get(READ_AHEAD).copied());
         let split = input.split_at_checked(n)?;
         self.offset = pos;
         Some(split)
@@ -416,6 +422,9 @@ impl Decoder {
         Ok(())
     }
 }
+
+/// How far ahead of an event the fast path touches the input (bytes).
+const READ_AHEAD: usize = 320;
 
 /// The commands below this one have an entry in the fast path's table
 /// (every known command is below 0x42).
