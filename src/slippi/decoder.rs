@@ -5,7 +5,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::stream::{self, Decoded, End};
 
 use super::events::Event;
-use super::payloads::PayloadSizes;
+use super::payloads::{FAST_COMMANDS, PayloadSizes};
 use super::{CMD_EVENT_PAYLOADS, CMD_GAME_END, HEADER_LEN, METADATA_KEY, SIGNATURE, ubjson};
 
 /// One record of a `.slp` stream, borrowing from the caller's input: what
@@ -425,10 +425,6 @@ impl Decoder {
 
 /// How far ahead of an event the fast path touches the input (bytes).
 const READ_AHEAD: usize = 320;
-
-/// The commands below this one have an entry in the fast path's table
-/// (every known command is below 0x42).
-pub(crate) const FAST_COMMANDS: usize = 0x50;
 
 /// Whether `input` starts with what follows the raw array (the metadata
 /// key or the closing `}`); `None` when too few bytes to tell.

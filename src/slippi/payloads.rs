@@ -4,8 +4,11 @@
 use crate::error::{Error, Result};
 use crate::warning::{Warn, Warning, WarningKind, report};
 
-use super::decoder::FAST_COMMANDS;
 use super::{CMD_EVENT_PAYLOADS, CMD_GAME_END};
+
+/// The commands below this one have an entry in the decoder's fast-path
+/// table ([`PayloadSizes::fast_lens`]; every known command is below 0x42).
+pub(crate) const FAST_COMMANDS: usize = 0x50;
 
 /// Payload sizes (command byte not included) of every command the stream
 /// declared in its Event Payloads event. A fixed 256-entry table: no
