@@ -17,7 +17,7 @@ mod slippi_fields;
 
 use divan::counter::BytesCount;
 use gamefmt::slippi::{Event, GeckoList, Reassembler, SlippiEventIter, SlippiView};
-use slippi_fields::{f, read_all};
+use slippi_fields::{AsF64, Bits, Fold, read_all, read_all_call};
 
 fn main() {
     divan::main();
@@ -54,18 +54,29 @@ fn event_walk(bencher: divan::Bencher) {
 }
 
 /// Every field of every event through the typed views, the Gecko list
-/// reassembled and walked, and the metadata read.
+/// reassembled and walked, and the metadata read; each field as an `f64`
+/// through a call per event (the consumer of the first rounds).
 #[divan::bench]
 fn full_decode(bencher: divan::Bencher) {
+    full::<AsF64, false>(bencher);
+}
+
+/// The same with each field's own bits, the reads inlined into the loop.
+#[divan::bench]
+fn full_decode_bits(bencher: divan::Bencher) {
+    full::<Bits, true>(bencher);
+}
+
+fn full<A: Fold + Copy + Default, const INLINE: bool>(bencher: divan::Bencher) {
     let mut buf = vec![0u8; 1 << 17];
     bencher
         .counter(BytesCount::new(total_bytes()))
         .bench_local(|| {
-            let mut acc = 0u64;
+            let mut acc = A::default();
             for (_, bytes) in replays() {
                 let bytes = divan::black_box(bytes);
                 if let Ok(Some(m)) = SlippiView::parse(bytes).unwrap().metadata() {
-                    f(&mut acc, m.last_frame().map(|v| v as f64));
+                    acc.f(m.last_frame().map(|v| v as f64));
                 }
                 let mut gecko = Reassembler::new(&mut buf);
                 for e in SlippiEventIter::new(bytes) {
@@ -73,10 +84,14 @@ fn full_decode(bencher: divan::Bencher) {
                     if let Event::MessageSplitter(s) = e {
                         if gecko.push(&s).unwrap() {
                             let (_, list) = gecko.message().unwrap();
-                            f(&mut acc, Some(GeckoList::new(list).codes().count() as u32));
+                            acc.f(Some(GeckoList::new(list).codes().count() as u32));
                         }
                     }
-                    read_all(&e, &mut acc);
+                    if INLINE {
+                        read_all(&e, &mut acc);
+                    } else {
+                        read_all_call(&e, &mut acc);
+                    }
                 }
             }
             acc

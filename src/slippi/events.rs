@@ -21,9 +21,9 @@ use super::{
 /// is the one the Event Payloads table declared.
 ///
 /// Each known variant's tag is its command byte, so that classifying an
-/// event and asking its [`code`](Event::code) need no jump table (a bare
-/// event walk in `benches/peers`: 5.6 → 10–12 GB/s; with two jump tables
-/// per event its speed depended on how the caller's loop was aligned). The
+/// event needs no jump table ([`Event::parse`] compiles to a table of tags;
+/// with a jump table there and another in `code`, a bare event walk's
+/// speed depended on how the caller's loop was aligned). The
 /// tag is a whole word (`repr(usize)`), not a byte: with a byte tag every
 /// move of an `Event` copied the padding after it, a narrow store read
 /// back by a wide load, and the full decode lost 14%.
@@ -101,29 +101,57 @@ impl<'a> Event<'a> {
         let Some((&code, payload)) = bytes.split_first() else {
             return Self::Unknown(UnknownEvent::new(bytes));
         };
+        // Every arm wraps the same slice (chosen first, without a branch),
+        // so that the match compiles to a table of tags, not to a jump
+        // table of constructors (an indirect jump per event).
+        let b = if code == CMD_GECKO_LIST {
+            payload
+        } else {
+            bytes
+        };
         match code {
-            CMD_EVENT_PAYLOADS => Self::EventPayloads(EventPayloads::new(bytes)),
-            CMD_GAME_START => Self::GameStart(GameStart::new(bytes)),
-            CMD_PRE_FRAME => Self::PreFrame(PreFrame::new(bytes)),
-            CMD_POST_FRAME => Self::PostFrame(PostFrame::new(bytes)),
-            CMD_GAME_END => Self::GameEnd(GameEnd::new(bytes)),
-            CMD_FRAME_START => Self::FrameStart(FrameStart::new(bytes)),
-            CMD_ITEM_UPDATE => Self::ItemUpdate(ItemUpdate::new(bytes)),
-            CMD_FRAME_BOOKEND => Self::FrameBookend(FrameBookend::new(bytes)),
-            CMD_MESSAGE_SPLITTER => Self::MessageSplitter(MessageSplitter::new(bytes)),
-            CMD_GECKO_LIST => Self::GeckoList(GeckoList::new(payload)),
-            CMD_FOD_PLATFORM => Self::FodPlatform(FodPlatform::new(bytes)),
-            CMD_WHISPY => Self::Whispy(Whispy::new(bytes)),
+            CMD_EVENT_PAYLOADS => Self::EventPayloads(EventPayloads::new(b)),
+            CMD_GAME_START => Self::GameStart(GameStart::new(b)),
+            CMD_PRE_FRAME => Self::PreFrame(PreFrame::new(b)),
+            CMD_POST_FRAME => Self::PostFrame(PostFrame::new(b)),
+            CMD_GAME_END => Self::GameEnd(GameEnd::new(b)),
+            CMD_FRAME_START => Self::FrameStart(FrameStart::new(b)),
+            CMD_ITEM_UPDATE => Self::ItemUpdate(ItemUpdate::new(b)),
+            CMD_FRAME_BOOKEND => Self::FrameBookend(FrameBookend::new(b)),
+            CMD_MESSAGE_SPLITTER => Self::MessageSplitter(MessageSplitter::new(b)),
+            CMD_GECKO_LIST => Self::GeckoList(GeckoList::new(b)),
+            CMD_FOD_PLATFORM => Self::FodPlatform(FodPlatform::new(b)),
+            CMD_WHISPY => Self::Whispy(Whispy::new(b)),
             CMD_STADIUM_TRANSFORMATION => {
-                Self::StadiumTransformation(StadiumTransformation::new(bytes))
+                Self::StadiumTransformation(StadiumTransformation::new(b))
             }
-            _ => Self::Unknown(UnknownEvent::new(bytes)),
+            _ => Self::Unknown(UnknownEvent::new(b)),
         }
     }
 
-    /// The command byte.
+    /// The command byte: the wrapped event's first byte (a
+    /// [`GeckoList`](Self::GeckoList) wraps its payload only: 0x3D). An
+    /// empty slice in a known variant gives the variant's command, in
+    /// [`Unknown`](Self::Unknown) 0.
+    ///
+    /// (Read from the bytes rather than matched from the variant: in a loop
+    /// over [`SlippiEventIter`](super::SlippiEventIter) the compiler then
+    /// knows it is the byte the iterator just read, and classifying an
+    /// event and asking its code cost no jump table.)
     #[must_use]
+    #[inline]
     pub fn code(&self) -> u8 {
+        match self {
+            Self::GeckoList(_) => CMD_GECKO_LIST,
+            _ => match self.wrapped().first() {
+                Some(&code) => code,
+                None => self.variant_code(),
+            },
+        }
+    }
+
+    /// The command of a known variant; 0 for [`Event::Unknown`].
+    fn variant_code(&self) -> u8 {
         match self {
             Self::EventPayloads(_) => CMD_EVENT_PAYLOADS,
             Self::GameStart(_) => CMD_GAME_START,
@@ -138,14 +166,15 @@ impl<'a> Event<'a> {
             Self::FodPlatform(_) => CMD_FOD_PLATFORM,
             Self::Whispy(_) => CMD_WHISPY,
             Self::StadiumTransformation(_) => CMD_STADIUM_TRANSFORMATION,
-            Self::Unknown(e) => e.code(),
+            Self::Unknown(_) => 0,
         }
     }
 
-    /// The payload: the event's bytes after the command byte.
-    #[must_use]
-    pub fn payload(&self) -> &'a [u8] {
-        let whole = match self {
+    /// The slice the variant wraps: the whole event, but for
+    /// [`Event::GeckoList`] its payload.
+    #[inline]
+    fn wrapped(&self) -> &'a [u8] {
+        match self {
             Self::EventPayloads(e) => e.bytes(),
             Self::GameStart(e) => e.bytes(),
             Self::PreFrame(e) => e.bytes(),
@@ -158,10 +187,19 @@ impl<'a> Event<'a> {
             Self::FodPlatform(e) => e.bytes(),
             Self::Whispy(e) => e.bytes(),
             Self::StadiumTransformation(e) => e.bytes(),
-            Self::GeckoList(l) => return l.payload(),
-            Self::Unknown(e) => return e.payload(),
-        };
-        whole.get(1..).unwrap_or_default()
+            Self::GeckoList(l) => l.payload(),
+            Self::Unknown(e) => e.bytes(),
+        }
+    }
+
+    /// The payload: the event's bytes after the command byte.
+    #[must_use]
+    pub fn payload(&self) -> &'a [u8] {
+        let wrapped = self.wrapped();
+        match self {
+            Self::GeckoList(_) => wrapped,
+            _ => wrapped.get(1..).unwrap_or_default(),
+        }
     }
 
     /// The frame number, for events that carry one (0x37, 0x38, 0x3A,

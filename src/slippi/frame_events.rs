@@ -42,6 +42,7 @@ event_view! {
 
 impl PreFrame<'_> {
     accessors! {
+        base = 0x3B;
         /// Frame number (0x1).
         frame: i32 @ 0x1;
         /// Player index (0x5); port = index + 1; 4 and 5 occur.
@@ -97,6 +98,7 @@ event_view! {
 
 impl PostFrame<'_> {
     accessors! {
+        base = 0x22;
         /// Frame number (0x1).
         frame: i32 @ 0x1;
         /// Player index (0x5); 4 and 5 occur.

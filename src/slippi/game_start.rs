@@ -149,13 +149,13 @@ impl<'a> GameStart<'a> {
     /// 0 off, 1 UCF, 2 Dween.
     #[must_use]
     pub fn dashback_fix(&self, port: usize) -> Option<u32> {
-        field::u32(self.bytes, field::indexed(0x141, 8, port, PORTS)?)
+        field::u32::<0>(self.bytes, field::indexed(0x141, 8, port, PORTS)?)
     }
 
     /// Shield-drop controller fix of `port` (0–3), 0x145 + 8i (1.0.0).
     #[must_use]
     pub fn shield_drop_fix(&self, port: usize) -> Option<u32> {
-        field::u32(self.bytes, field::indexed(0x145, 8, port, PORTS)?)
+        field::u32::<0>(self.bytes, field::indexed(0x145, 8, port, PORTS)?)
     }
 
     /// In-game name tag of `port` (0–3), 16 bytes of Shift-JIS at

@@ -9,6 +9,7 @@ event_view! {
 
 impl ItemUpdate<'_> {
     accessors! {
+        base = 0x22;
         /// Frame number (0x1).
         frame: i32 @ 0x1;
         /// Item type id (0x5).

@@ -4,7 +4,11 @@
 use crate::error::{Error, Result};
 use crate::warning::{Warn, Warning, WarningKind, report};
 
-use super::CMD_EVENT_PAYLOADS;
+use super::{CMD_EVENT_PAYLOADS, CMD_GAME_END};
+
+/// The commands below this one have an entry in the decoder's fast-path
+/// table ([`PayloadSizes::fast_lens`]; every known command is below 0x42).
+pub(crate) const FAST_COMMANDS: usize = 0x50;
 
 /// Payload sizes (command byte not included) of every command the stream
 /// declared in its Event Payloads event. A fixed 256-entry table: no
@@ -80,6 +84,25 @@ impl PayloadSizes {
             Some(true) => self.sizes.get(i).copied(),
             _ => None,
         }
+    }
+
+    /// The whole event length (`size + 1`) of every listed command below
+    /// [`FAST_COMMANDS`] an ordinary event of which the decoder's fast path
+    /// may take: size not
+    /// 0 (the command byte alone, a quirk the full path handles) and below
+    /// 65 535, not Game End (it changes the decoder's state); 0 for the
+    /// others.
+    pub(crate) fn fast_lens(&self) -> [u16; FAST_COMMANDS] {
+        let mut lens = [0; FAST_COMMANDS];
+        for ((len, &size), &present) in lens.iter_mut().zip(&self.sizes).zip(&self.present) {
+            if present && size != 0 {
+                *len = size.checked_add(1).unwrap_or(0);
+            }
+        }
+        if let Some(len) = lens.get_mut(usize::from(CMD_GAME_END)) {
+            *len = 0;
+        }
+        lens
     }
 
     /// Declares `size` for `command` (used by writers and tests).

@@ -238,8 +238,8 @@ impl<'a> Iterator for GeckoCodes<'a> {
         if self.rest.is_empty() {
             return None;
         }
-        let word = field::u32(self.rest, 0).unwrap_or(0);
-        let second = field::u32(self.rest, 4).unwrap_or(0);
+        let word = field::u32::<0>(self.rest, 0).unwrap_or(0);
+        let second = field::u32::<0>(self.rest, 4).unwrap_or(0);
         let code_type = word.to_be_bytes()[0] & 0xFE;
         let len: u64 = match code_type {
             0xC0 | 0xC2 => 8u64.saturating_add(u64::from(second).saturating_mul(8)),

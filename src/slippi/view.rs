@@ -101,6 +101,12 @@ impl<'a> SlippiView<'a> {
         let mut rest = body;
         let mut game_end = None;
         while decoder.in_raw() {
+            // Ordinary events through the fast path; the rest (Game End
+            // among them) through the full decode.
+            if let Some((_, after)) = decoder.fast_event(rest) {
+                rest = after;
+                continue;
+            }
             match decoder.decode(rest) {
                 Ok(Decoded::Record {
                     record: Item::Event(event),

@@ -62,8 +62,13 @@ fn main() {
 
     if want("slippi") {
         let files = load(&corpus.join("slippi"), "slp");
-        let (ours, peer) = work::slippi_sides();
-        summary.extend(compare("Slippi full decode", &files, ours, peer, rounds));
+        for (bits, title) in [
+            (false, "Slippi full decode"),
+            (true, "Slippi full, bits fold"),
+        ] {
+            let (ours, peer) = work::slippi_sides(bits);
+            summary.extend(compare(title, &files, ours, peer, rounds));
+        }
     }
     if want("walk") {
         let files = load(&corpus.join("slippi"), "slp");

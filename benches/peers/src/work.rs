@@ -15,7 +15,7 @@ use crate::{Count, Side, median};
 
 #[path = "../../common/slippi_fields.rs"]
 mod slippi_fields;
-use slippi_fields::{f, read_all};
+use slippi_fields::{AsF64, Bits, Fold, read_all, read_all_call};
 
 fn e<E: std::fmt::Display>(e: E) -> String {
     e.to_string()
@@ -23,17 +23,32 @@ fn e<E: std::fmt::Display>(e: E) -> String {
 
 // ---------------------------------------------------------------- Slippi
 
-pub fn slippi_sides() -> (Side<'static>, Side<'static>) {
+/// `bits`: each field's own bits folded into the checksum, the reads
+/// inlined into the event loop; else each field as an `f64` through a call
+/// per event (the consumer of the first rounds, unchanged: its three
+/// conversion instructions per field and the call are the consumer's
+/// costs, not the decoder's).
+pub fn slippi_sides(bits: bool) -> (Side<'static>, Side<'static>) {
     let mut gecko_buf = vec![0u8; 1 << 17];
     let ours = Side {
         name: "gamefmt",
-        work: "SlippiView::parse, metadata read (start time, last frame, platform, \
-               console, every player's names and characters), every event of \
-               the stream through SlippiEventIter and every field of every \
-               typed event read and folded into a checksum (as f64, bits \
-               added), Gecko list reassembled and its codes walked; count = \
-               frames",
-        run: Box::new(move |b| slippi_full(b, &mut gecko_buf)),
+        work: if bits {
+            "the same with each field's own bits added (f32 bit patterns, \
+             integers zero-extended) instead of its f64 form, the reads \
+             inlined into the event loop instead of a call per event"
+        } else {
+            "SlippiView::parse, metadata read (start time, last frame, platform, \
+             console, every player's names and characters), every event of \
+             the stream through SlippiEventIter and every field of every \
+             typed event read and folded into a checksum (as f64, bits \
+             added), Gecko list reassembled and its codes walked; count = \
+             frames"
+        },
+        run: if bits {
+            Box::new(move |b| slippi_full::<Bits, true>(b, &mut gecko_buf))
+        } else {
+            Box::new(move |b| slippi_full::<AsF64, false>(b, &mut gecko_buf))
+        },
     };
     let peer = Side {
         name: "peppi 2.1.2",
@@ -48,21 +63,24 @@ pub fn slippi_sides() -> (Side<'static>, Side<'static>) {
     (ours, peer)
 }
 
-fn slippi_full(bytes: &[u8], gecko_buf: &mut [u8]) -> Result<Count, String> {
+fn slippi_full<A: Fold + Copy + Default, const INLINE: bool>(
+    bytes: &[u8],
+    gecko_buf: &mut [u8],
+) -> Result<Count, String> {
     let view = SlippiView::parse(bytes).map_err(e)?;
-    let mut acc = 0u64;
+    let mut acc = A::default();
     if let Ok(Some(m)) = view.metadata() {
-        f(&mut acc, m.start_at().map(|s| s.len() as u32));
-        f(&mut acc, m.last_frame().map(|v| v as f64));
-        f(&mut acc, m.played_on().map(|s| s.len() as u32));
-        f(&mut acc, m.console_nick().map(|s| s.len() as u32));
+        acc.f(m.start_at().map(|s| s.len() as u32));
+        acc.f(m.last_frame().map(|v| v as f64));
+        acc.f(m.played_on().map(|s| s.len() as u32));
+        acc.f(m.console_nick().map(|s| s.len() as u32));
         for p in m.players() {
-            f(&mut acc, p.index());
-            f(&mut acc, p.netplay_name().map(|s| s.len() as u32));
-            f(&mut acc, p.connect_code().map(|s| s.len() as u32));
+            acc.f(p.index());
+            acc.f(p.netplay_name().map(|s| s.len() as u32));
+            acc.f(p.connect_code().map(|s| s.len() as u32));
             for (c, n) in p.characters() {
-                f(&mut acc, Some(c));
-                f(&mut acc, Some(n as f64));
+                acc.f(Some(c));
+                acc.f(Some(n as f64));
             }
         }
     }
@@ -83,12 +101,16 @@ fn slippi_full(bytes: &[u8], gecko_buf: &mut [u8]) -> Result<Count, String> {
                     let Some((_, list)) = gecko.message() else {
                         return Err("gecko".into());
                     };
-                    f(&mut acc, Some(GeckoList::new(list).codes().count() as u32));
+                    acc.f(Some(GeckoList::new(list).codes().count() as u32));
                 }
             }
             _ => {}
         }
-        read_all(&ev, &mut acc);
+        if INLINE {
+            read_all(&ev, &mut acc);
+        } else {
+            read_all_call(&ev, &mut acc);
+        }
     }
     black_box(acc);
     // Replays from before FrameStart (2.2) have one frame per new pre-frame
