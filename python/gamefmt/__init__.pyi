@@ -144,6 +144,9 @@ class Map(_File):
     @property
     def format(self) -> Literal["map"]: ...
     @property
+    def groups(self) -> list[_Record]:
+        """index, name, offset, parallax, clip, start_layer, layer_count (empty groups too)."""
+    @property
     def layers(self) -> list[_Record]:
         """index, group, kind, name, detail; tile_kind, width, height, ... for tile layers."""
     def tiles(self, layer: int) -> Any:

@@ -133,6 +133,33 @@ impl Map {
         Ok(d.unbind())
     }
 
+    /// The groups in file order, each a dict: `index`, `name`, `offset`
+    /// (x, y), `parallax` (x, y, percent), `clip` (x, y, width, height, or
+    /// None), `start_layer` and `layer_count` (a group may have no
+    /// layers). Empty for a 2007-era map (legacy layout).
+    #[getter]
+    fn groups(&self, py: Python<'_>) -> PyResult<Py<PyList>> {
+        let list = PyList::empty(py);
+        let map = match MapView::new(datafile(py, &self.bytes)?) {
+            Ok(map) => map,
+            Err(e) if e.kind == ErrorKind::LegacyLayout => return Ok(list.unbind()),
+            Err(e) => return Err(error::decode(e)),
+        };
+        for (index, group) in map.groups().enumerate() {
+            let clip = group.clipping().map(|c| (c.x, c.y, c.w, c.h));
+            list.append(dict!(py, {
+                "index" => index,
+                "name" => group.name().map(|n| n.decode().to_string()),
+                "offset" => group.offset(),
+                "parallax" => group.parallax(),
+                "clip" => clip,
+                "start_layer" => group.start_layer(),
+                "layer_count" => group.layer_count(),
+            })?)?;
+        }
+        Ok(list.unbind())
+    }
+
     /// The layers in file order, each a dict: `index`, `group`, `kind`
     /// (`tiles`, `quads`, `sounds`, …), `name`, `detail`; tile layers add
     /// `tile_kind` (`game`, `tiles`, `tele`, `speedup`, `front`, `switch`,

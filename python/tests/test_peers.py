@@ -155,10 +155,12 @@ def test_map_vs_twmap(path):
     by_group = defaultdict(list)
     for layer in m.layers:
         by_group[layer["group"]].append(layer)
-    assert len(by_group) == len(theirs.groups)
+    # Groups with no layers count too (DDNetPP's maps have some).
+    assert len(m.groups) == len(theirs.groups)
     for g, group in enumerate(theirs.groups):
         ours = by_group[g]
-        assert len(ours) == len(group.layers), g
+        assert m.groups[g]["layer_count"] == len(ours) == len(group.layers), g
+        assert (m.groups[g]["name"] or "") == group.name, g
         for layer, their in zip(ours, group.layers):
             kind = their.kind()
             expected = {"Quads": "quads", "Sounds": "sounds"}.get(kind, "tiles")
