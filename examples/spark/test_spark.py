@@ -3,7 +3,7 @@ that DuckDB over the gamefmt-export Parquet gives the same numbers.
 
     pytest examples/spark/test_spark.py
 
-SKIPPED (with the reason) without the corpus, pyspark, duckdb or Java
+SKIPPED (with the reason) without the corpus, pyspark, pandas, duckdb or Java
 (`openjdk-17-jre-headless` is installed through apt when Java is missing
 and apt works). Not in CI: Spark's start-up alone takes tens of seconds.
 """
@@ -58,6 +58,8 @@ def test_spark_and_duckdb_agree(tmp_path):
         pytest.skip("SKIPPED: corpus absent (set GAMEFMT_CORPUS)")
     pyspark = pytest.importorskip("pyspark", reason="SKIPPED: pyspark not installed")
     duckdb = pytest.importorskip("duckdb", reason="SKIPPED: duckdb not installed")
+    # Spark's mapInArrow needs pandas (>= 2.2) on the driver.
+    pytest.importorskip("pandas", reason="SKIPPED: pandas not installed (pyspark's mapInArrow needs it)")
     if not java():
         pytest.skip("SKIPPED: no Java and openjdk-17-jre-headless could not be installed")
     import job
