@@ -1,5 +1,6 @@
 //! [`DatafileView`]: the validated, borrowed view of a datafile.
 
+use core::borrow::BorrowMut;
 use core::iter::FusedIterator;
 
 use uuid::Uuid;
@@ -584,16 +585,11 @@ impl<'a> DatafileView<'a> {
     /// [`ErrorKind::Refused`] in a strict view (DDNet declines to load such
     /// items). Version 3 data is copied.
     pub fn decompress_into<'o>(&self, index: usize, out: &'o mut [u8]) -> Result<&'o [u8]> {
-        #[cfg(feature = "fast-inflate")]
-        return self.decompress_by(index, out, |src, dst| {
-            if by_libdeflate(src, dst) {
-                inflate_libdeflate(src, dst)
-            } else {
-                inflate_exact(src, dst, &mut DecompressorOxide::new())
-            }
-        });
-        #[cfg(not(feature = "fast-inflate"))]
-        self.decompress_with(index, out, &mut DecompressorOxide::new())
+        // A state made only when miniz_oxide inflates (feature
+        // `fast-inflate`: not for the items libdeflate takes).
+        self.decompress_by(index, out, |src, dst| {
+            inflate_item(src, dst, DecompressorOxide::new)
+        })
     }
 
     /// [`decompress_into`](Self::decompress_into) with the caller's inflate
@@ -607,13 +603,7 @@ impl<'a> DatafileView<'a> {
         out: &'o mut [u8],
         state: &mut DecompressorOxide,
     ) -> Result<&'o [u8]> {
-        self.decompress_by(index, out, |src, dst| {
-            #[cfg(feature = "fast-inflate")]
-            if by_libdeflate(src, dst) {
-                return inflate_libdeflate(src, dst);
-            }
-            inflate_exact(src, dst, state)
-        })
+        self.decompress_by(index, out, |src, dst| inflate_item(src, dst, || state))
     }
 
     /// [`decompress_into`](Self::decompress_into) with `inflate`, which
@@ -686,6 +676,22 @@ fn inflate_exact(src: &[u8], dst: &mut [u8], state: &mut DecompressorOxide) -> R
         TINFLStatus::Done if written == dst.len() => Ok(()),
         _ => Err(Error::new(ErrorKind::Decompress, consumed)),
     }
+}
+
+/// Inflates the zlib stream `src` into exactly `dst.len()` bytes: through
+/// libdeflate when feature `fast-inflate` is on and [`by_libdeflate`] says
+/// so, else through miniz_oxide with the state `state` gives (asked for
+/// only then).
+fn inflate_item<S: BorrowMut<DecompressorOxide>>(
+    src: &[u8],
+    dst: &mut [u8],
+    state: impl FnOnce() -> S,
+) -> Result<()> {
+    #[cfg(feature = "fast-inflate")]
+    if by_libdeflate(src, dst) {
+        return inflate_libdeflate(src, dst);
+    }
+    inflate_exact(src, dst, state().borrow_mut())
 }
 
 /// Inflates the zlib stream `src` into exactly `dst.len()` bytes, through
