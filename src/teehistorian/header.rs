@@ -172,10 +172,7 @@ impl<'a> Header<'a> {
             return None;
         }
         let json = core::str::from_utf8(bytes.get(..len)?).ok()?;
-        let version = match version {
-            Some(range) => Some(JsonStr(json.get(range)?)),
-            None => None,
-        };
+        let version = version_text(json, version)?;
         Some((Self::with_version(json, version).ok()?, len))
     }
 
@@ -398,10 +395,16 @@ fn plain_version(json: &str) -> Option<Option<JsonStr<'_>>> {
     if len != json.len() {
         return None;
     }
-    Some(match version {
-        Some(range) => Some(JsonStr(json.get(range)?)),
-        None => None,
-    })
+    version_text(json, version)
+}
+
+/// The `version` the plain scan found at `range` in `json` (`Some(None)`
+/// when it found none; `None` if the range is not in `json`).
+fn version_text(json: &str, range: Option<Range<usize>>) -> Option<Option<JsonStr<'_>>> {
+    match range {
+        Some(range) => json.get(range).map(|v| Some(JsonStr(v))),
+        None => Some(None),
+    }
 }
 
 /// The scan of [`plain_version`] over the object at the start of `bytes`:
