@@ -251,9 +251,10 @@ impl Decoder {
         Some((n, pos))
     }
 
-    /// Whether the raw events end at `offset` (never when `raw_len` is 0).
+    /// Whether the raw events end at `offset` (never when `raw_len` is 0:
+    /// `raw_end` is then `usize::MAX`).
     fn at_raw_end(&self) -> bool {
-        self.raw_len != 0 && self.offset >= self.raw_end
+        self.offset >= self.raw_end
     }
 
     /// Turns the fast path's table on when the decoder is among the raw
@@ -416,7 +417,7 @@ impl Decoder {
 
     /// Fails when an event of `n` bytes would cross the declared raw end.
     fn check_fits_raw(&self, n: usize) -> Result<()> {
-        if self.raw_len != 0 && self.offset.saturating_add(n) > self.raw_end {
+        if self.offset.saturating_add(n) > self.raw_end {
             return Err(self.corrupt("event crosses the declared end of raw"));
         }
         Ok(())
