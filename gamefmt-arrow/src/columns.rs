@@ -97,8 +97,7 @@ impl<T: ArrowPrimitiveType> Primitive<T> {
     /// Appends a value.
     #[inline(always)]
     pub fn append_value(&mut self, value: T::Native) {
-        self.valid.push(self.values.len(), true);
-        self.values.push(value);
+        self.append_option(Some(value));
     }
 
     /// Appends a value or a null.
@@ -140,8 +139,7 @@ impl Bool {
     /// Appends a value.
     #[inline(always)]
     pub fn append_value(&mut self, value: bool) {
-        self.valid.push(self.values.len(), true);
-        self.values.append(value);
+        self.append_option(Some(value));
     }
 
     /// Appends a value or a null.
