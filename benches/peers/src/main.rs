@@ -7,6 +7,13 @@
 //! `snapshots` (all by default; `snapshots` compares with DDNet's C++ when
 //! built with `DDNET_SRC`, see build.rs).
 //!
+//! `cargo run --release -- repeat SET FILE SIDE SHAPE N` runs one side of
+//! a teehistorian row on some of its files N times and nothing else, for
+//! instruction counts (`valgrind --tool=callgrind`; the difference
+//! between two N, divided, is the cost per file): SET is `corpus`,
+//! `large` or `tiny`, FILE a part of the file names (`""`: all), SIDE `ours` or
+//! `peer`, SHAPE `for_each` or `for`.
+//!
 //! For each format, every file is first decoded once by each side; a file
 //! enters the timing only if both sides succeed and agree on a count
 //! (frames, messages, layers, snapshots and items). Peer panics are caught
@@ -43,6 +50,11 @@ pub const SNAPSHOT_HEADER: &str = "| snapshot work                      |    our
 const MIN_FILE: Duration = Duration::from_millis(5);
 
 fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("repeat") {
+        repeat(&args[1..]);
+        return;
+    }
     let mut rounds = 11usize;
     let mut only = Vec::new();
     for a in std::env::args().skip(1) {
@@ -52,10 +64,7 @@ fn main() {
         }
     }
     let want = |f: &str| only.is_empty() || only.iter().any(|o| o == f);
-    let corpus = std::env::var_os("GAMEFMT_CORPUS").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"),
-        PathBuf::from,
-    );
+    let corpus = corpus();
     println!("corpus: {}", corpus.display());
     println!("rounds: {rounds} (each side >= {MIN_ROUND:?} per round)");
     let mut summary = Vec::new();
@@ -75,15 +84,8 @@ fn main() {
         summary.push(work::slippi_walk(&files, rounds));
     }
     if want("teehistorian") {
-        let sets = [
-            (
-                "corpus",
-                load(&corpus.join("teeworlds/teehistorian"), "teehistorian"),
-            ),
-            ("large", load(&corpus.join("teeworlds/large"), "gz")),
-            ("tiny", work::teehistorian_tiny()),
-        ];
-        for (set, files) in &sets {
+        for set in ["corpus", "large", "tiny"] {
+            let files = &teehistorian_set(&corpus, set);
             for (fold, shape) in [(true, "for_each"), (false, "for loop")] {
                 let (ours, peer) = work::teehistorian_sides(fold);
                 let title = format!("Teehistorian {set}, {shape}");
@@ -122,6 +124,49 @@ fn main() {
             println!("{line}");
         }
     }
+}
+
+/// The corpus folder: `$GAMEFMT_CORPUS` or the workplace's.
+fn corpus() -> PathBuf {
+    std::env::var_os("GAMEFMT_CORPUS").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"),
+        PathBuf::from,
+    )
+}
+
+/// The files of a teehistorian row: `corpus`, `large` or `tiny`.
+fn teehistorian_set(corpus: &Path, set: &str) -> Vec<(String, Vec<u8>)> {
+    match set {
+        "corpus" => load(&corpus.join("teeworlds/teehistorian"), "teehistorian"),
+        "large" => load(&corpus.join("teeworlds/large"), "gz"),
+        _ => work::teehistorian_tiny(),
+    }
+}
+
+/// `repeat SET FILE SIDE SHAPE N` (see the top of this file).
+fn repeat(args: &[String]) {
+    let [set, file, side, shape, n] = args else {
+        eprintln!("usage: repeat SET FILE SIDE SHAPE N");
+        std::process::exit(2);
+    };
+    let files: Vec<_> = teehistorian_set(&corpus(), set)
+        .into_iter()
+        .filter(|(name, _)| name.contains(file.as_str()))
+        .collect();
+    let (ours, peer) = work::teehistorian_sides(shape == "for_each");
+    let mut run = if side == "peer" { peer.run } else { ours.run };
+    let n: u64 = n.parse().unwrap_or(1);
+    let mut messages = 0;
+    for _ in 0..n {
+        for (_, bytes) in &files {
+            messages += black_box(run(black_box(bytes))).map_or(0, |(m, _)| m);
+        }
+    }
+    let bytes: usize = files.iter().map(|(_, b)| b.len()).sum();
+    println!(
+        "{} files, {bytes} B: {side} {shape} x{n}: {messages} messages",
+        files.len()
+    );
 }
 
 /// Every file of `dir` ending in `.ext`, sorted by name (`.gz` files
