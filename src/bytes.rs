@@ -190,6 +190,13 @@ impl<'a> Cursor<'a> {
     /// inside it.
     #[inline]
     pub fn packed_int(&mut self) -> Result<i32> {
+        // Most ints take one byte (no "another byte follows" flag): by table.
+        if let Some(&first) = self.data.get(self.pos) {
+            if first & 0x80 == 0 {
+                self.pos = self.pos.saturating_add(1);
+                return Ok(crate::varint::decode_one_byte(first));
+            }
+        }
         let (value, len) =
             crate::varint::decode(self.rest()).map_err(|e| e.shifted(self.offset()))?;
         // `len <= rest.len()` always, so this cannot fail; it only advances.
