@@ -288,17 +288,14 @@ impl Decoder {
     /// [`Self::decode`] without [`Self::decode_short`] first.
     #[inline]
     pub(crate) fn decode_general<'a>(&mut self, input: &'a [u8]) -> Result<Decoded<Item<'a>>> {
-        // The short path of the second most common message (out of
-        // `decode_short`: see `TeehistorianIter::next`), first, so that its
-        // record is written once, straight into the result.
         if self.state == State::Messages {
-            if let Some((message, tick, len)) = short_input_diff(&self.ticks, input) {
-                let (record, consumed) = self.advance(tick, message, len);
-                return Ok(Decoded::Record {
+            return Ok(match self.next_message(input)? {
+                Some((record, consumed)) => Decoded::Record {
                     record: Item::Message(record),
                     consumed,
-                });
-            }
+                },
+                None => Decoded::NeedMore { needed: None },
+            });
         }
         let result = match self.state {
             State::Header => self.decode_header(input),
@@ -306,8 +303,7 @@ impl Decoder {
                 Some((record, consumed)) => Decoded::Record { record, consumed },
                 None => Decoded::NeedMore { needed: None },
             }),
-            State::Messages => self.decode_message(input),
-            State::Finished => Ok(Decoded::Done { consumed: 0 }),
+            State::Messages | State::Finished => Ok(Decoded::Done { consumed: 0 }),
             State::Failed(e) => Err(e),
         };
         if let Err(e) = result {
@@ -316,7 +312,43 @@ impl Decoder {
         result
     }
 
-    fn decode_header<'a>(&mut self, input: &'a [u8]) -> Result<Decoded<Item<'a>>> {
+    /// [`Self::decode_general`] for a caller past the header (the slice
+    /// iterator): the next message, or `None` after FINISH and where
+    /// `input` does not hold it whole (the record alone, not moved
+    /// through a [`Decoded`] [`Item`]).
+    ///
+    /// # Errors
+    /// As [`Self::decode`].
+    #[inline]
+    pub(crate) fn decode_record<'a>(&mut self, input: &'a [u8]) -> Result<Option<Record<'a>>> {
+        match self.state {
+            State::Messages => Ok(self.next_message(input)?.map(|(record, _)| record)),
+            State::Failed(e) => Err(e),
+            State::Header | State::HeaderPieces | State::Finished => Ok(None),
+        }
+    }
+
+    /// The next message and its length, between messages; `None` if
+    /// `input` does not hold it whole. An error fuses the decoder.
+    #[inline]
+    fn next_message<'a>(&mut self, input: &'a [u8]) -> Result<Option<(Record<'a>, usize)>> {
+        // The short path of the second most common message (out of
+        // `decode_short`: see `TeehistorianIter::next`), first, so that its
+        // record is written once, straight into the result.
+        if let Some((message, tick, len)) = short_input_diff(&self.ticks, input) {
+            return Ok(Some(self.advance(tick, message, len)));
+        }
+        let result = self.decode_message(input);
+        if let Err(e) = result {
+            self.state = State::Failed(e);
+        }
+        result
+    }
+
+    /// The header at the start of `input` (the decoder at the start of a
+    /// file). On an error the decoder is left as it was: the caller
+    /// records it.
+    pub(crate) fn decode_header<'a>(&mut self, input: &'a [u8]) -> Result<Decoded<Item<'a>>> {
         let mut c = Cursor::with_base(input, self.offset);
         let Ok(magic) = c.array::<16>() else {
             // Reject a wrong prefix as early as it is visible.
@@ -399,12 +431,12 @@ impl Decoder {
     }
 
     #[inline]
-    fn decode_message<'a>(&mut self, input: &'a [u8]) -> Result<Decoded<Item<'a>>> {
+    fn decode_message<'a>(&mut self, input: &'a [u8]) -> Result<Option<(Record<'a>, usize)>> {
         let mut c = Cursor::with_base(input, self.offset);
         let message = match int(&mut c).and_then(|id| read_body(id, &mut c, self.offset)) {
             Ok(m) => m,
             Err(e) if matches!(e.kind, ErrorKind::Truncated | ErrorKind::InvalidVarint) => {
-                return Ok(Decoded::NeedMore { needed: None });
+                return Ok(None);
             }
             Err(e) => return Err(e),
         };
@@ -423,10 +455,7 @@ impl Decoder {
         };
         let consumed = c.position();
         self.offset = c.offset();
-        Ok(Decoded::Record {
-            record: Item::Message(record),
-            consumed,
-        })
+        Ok(Some((record, consumed)))
     }
 }
 

@@ -60,7 +60,8 @@ impl<'a> TeehistorianIter<'a> {
     /// A bad magic or header, or a file that ends inside the header.
     pub fn new(data: &'a [u8]) -> Result<Self> {
         let mut decoder = Decoder::new();
-        match decoder.decode(data)? {
+        // Straight to the header (no message path to try first).
+        match decoder.decode_header(data)? {
             Decoded::Record {
                 record: Item::Header(header),
                 ..
@@ -112,11 +113,8 @@ impl<'a> TeehistorianIter<'a> {
             return None;
         }
         let rest = self.data.get(self.offset()..).unwrap_or_default();
-        match self.decoder.decode_general(rest) {
-            Ok(Decoded::Record {
-                record: Item::Message(record),
-                ..
-            }) => Some(Ok(record)),
+        match self.decoder.decode_record(rest) {
+            Ok(Some(record)) => Some(Ok(record)),
             other => self.stop(other.err()).map(Err),
         }
     }
