@@ -134,10 +134,23 @@ impl<'a> Fields<'a> {
 /// So the header is small: a reader's records and a file's iterator, which
 /// hold it, move cheaply, and a file whose fields are never asked for pays
 /// one parse.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Header<'a> {
-    json: &'a str,
+    /// The JSON text, valid UTF-8 (kept as bytes: a header read from a
+    /// file is made `str` only by [`Header::json`], so that reading an
+    /// ASCII header, checked in the scan that reads it, costs no second
+    /// pass).
+    json: &'a [u8],
     version: u32,
+}
+
+impl fmt::Debug for Header<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Header")
+            .field("json", &self.json())
+            .field("version", &self.version)
+            .finish()
+    }
 }
 
 impl<'a> Header<'a> {
@@ -152,37 +165,37 @@ impl<'a> Header<'a> {
             None => {
                 check_depth(json)?;
                 let mut fields = Fields::default();
-                parse_json(json, TopLevel(&mut fields))?;
-                fields.version
+                parse_json(json.as_bytes(), TopLevel(&mut fields))?;
+                fields.version.map(|v| v.raw().as_bytes())
             }
         };
-        Self::with_version(json, version)
+        Self::with_version(json.as_bytes(), version)
     }
 
     /// A header in the plain form DDNet writes (see [`plain_version`]) at
     /// the start of `bytes`, the text after the magic UUID: the header and
     /// the length of its text, which a NUL follows. One pass over the
-    /// text, which also finds its end. `None` for anything else, which the
+    /// text, which also finds its end and whether it is ASCII (else it is
+    /// checked as UTF-8 after). `None` for anything else, which the
     /// caller decodes the general way (the NUL, UTF-8, [`Header::parse`]),
     /// with the same result for what this accepts.
     #[inline]
     pub(crate) fn parse_plain_prefix(bytes: &'a [u8]) -> Option<(Self, usize)> {
-        let (version, len) = plain_prefix(bytes)?;
-        if bytes.get(len) != Some(&0) {
+        let scan = plain_prefix(bytes)?;
+        let json = bytes.get(..scan.len)?;
+        if bytes.get(scan.len) != Some(&0) || (!scan.ascii && core::str::from_utf8(json).is_err()) {
             return None;
         }
-        let json = core::str::from_utf8(bytes.get(..len)?).ok()?;
-        let version = version_text(json, version)?;
-        Some((Self::with_version(json, version).ok()?, len))
+        let version = version_text(json, scan.version)?;
+        Some((Self::with_version(json, version).ok()?, scan.len))
     }
 
-    /// The header of `json` if its `version` (the raw value) is 1 or 2.
-    fn with_version(json: &'a str, version: Option<JsonStr<'a>>) -> Result<Self> {
-        let version = version.ok_or(Error::corrupt("header has no version", 0))?;
-        let version: u32 = version
-            .raw()
-            .parse()
-            .map_err(|_| Error::corrupt("header version is not a number", 0))?;
+    /// The header of `json` (valid UTF-8) if its `version` (the raw value)
+    /// is 1 or 2.
+    fn with_version(json: &'a [u8], version: Option<&[u8]>) -> Result<Self> {
+        let version = version.ok_or_else(|| Error::corrupt("header has no version", 0))?;
+        let version =
+            decimal(version).ok_or_else(|| Error::corrupt("header version is not a number", 0))?;
         if !(1..=2).contains(&version) {
             return Err(Error::new(
                 ErrorKind::UnsupportedVersion(i64::from(version)),
@@ -202,8 +215,9 @@ impl<'a> Header<'a> {
 
     /// The whole JSON text, exactly as in the file.
     #[must_use]
-    pub const fn json(&self) -> &'a str {
-        self.json
+    pub fn json(&self) -> &'a str {
+        // Valid UTF-8: checked when the header was read.
+        core::str::from_utf8(self.json).unwrap_or_default()
     }
 
     /// The format version: 1 or 2 (only version 2 has EX messages).
@@ -352,6 +366,27 @@ impl<'a> Header<'a> {
     }
 }
 
+/// The unsigned decimal number `text`, as `str::parse::<u32>` reads it (an
+/// optional `+`, then digits), without making it a `str` first.
+fn decimal(text: &[u8]) -> Option<u32> {
+    let digits = match text {
+        [b'+', rest @ ..] => rest,
+        _ => text,
+    };
+    if digits.is_empty() {
+        return None;
+    }
+    let mut n = 0u32;
+    for &d in digits {
+        let digit = d.wrapping_sub(b'0');
+        if digit > 9 {
+            return None;
+        }
+        n = n.checked_mul(10)?.checked_add(u32::from(digit))?;
+    }
+    Some(n)
+}
+
 /// Rejects nesting deeper than [`MAX_DEPTH`], counting brackets outside
 /// strings.
 fn check_depth(json: &str) -> Result<()> {
@@ -390,44 +425,129 @@ fn check_depth(json: &str) -> Result<()> {
 /// the top level, or none); `None` for anything else, which the general
 /// parse decides. One pass, no per-key work but for the top level: a tiny
 /// file's header costs a fraction of the general parse.
-fn plain_version(json: &str) -> Option<Option<JsonStr<'_>>> {
-    let (version, len) = plain_prefix(json.as_bytes())?;
-    if len != json.len() {
+fn plain_version(json: &str) -> Option<Option<&[u8]>> {
+    let scan = plain_prefix(json.as_bytes())?;
+    if scan.len != json.len() {
         return None;
     }
-    version_text(json, version)
+    version_text(json.as_bytes(), scan.version)
 }
 
 /// The `version` the plain scan found at `range` in `json` (`Some(None)`
 /// when it found none; `None` if the range is not in `json`).
-fn version_text(json: &str, range: Option<Range<usize>>) -> Option<Option<JsonStr<'_>>> {
+fn version_text(json: &[u8], range: Option<Range<usize>>) -> Option<Option<&[u8]>> {
     match range {
-        Some(range) => json.get(range).map(|v| Some(JsonStr(v))),
+        Some(range) => json.get(range).map(Some),
         None => Some(None),
     }
 }
 
-/// The scan of [`plain_version`] over the object at the start of `bytes`:
-/// where its `version` is, and the length of the object's text (bytes
-/// after it are not read).
-fn plain_prefix(bytes: &[u8]) -> Option<(Option<Range<usize>>, usize)> {
-    let mut p = Plain { bytes, at: 0 };
+/// What [`plain_prefix`] found.
+struct PlainScan {
+    /// Where the (last) top-level `version` value is, if there is one.
+    version: Option<Range<usize>>,
+    /// The length of the object's text.
+    len: usize,
+    /// No byte of the text is 0x80 or above (else it may still be UTF-8).
+    ascii: bool,
+}
+
+/// The scan of [`plain_version`] over the object at the start of `bytes`
+/// (bytes after it are not read). One loop over the tokens, the open
+/// containers kept as bits: a short header costs a few instructions a
+/// token.
+#[inline]
+fn plain_prefix(bytes: &[u8]) -> Option<PlainScan> {
+    let mut p = Plain {
+        bytes,
+        at: 0,
+        high: 0,
+    };
     if p.byte()? != b'{' {
         return None;
     }
     let mut version = None;
-    p.object(1, &mut |key, value| {
-        let key = bytes.get(key)?;
-        if Fields::default().slot(key).is_some() {
-            let value = value?;
-            if key == b"version" {
-                version = Some(value);
+    // The containers open: `depth` of them (1: the top-level object), bit
+    // `d` of `arrays` set when the one at depth `d + 1` is an array.
+    let (mut depth, mut arrays) = (1usize, 0u32);
+    if p.peek() == Some(b'}') {
+        p.at = 2;
+        depth = 0;
+    }
+    // One entry (a key and a value in an object, a value in an array) a
+    // turn, then what closes after it.
+    while depth > 0 {
+        let in_array = arrays >> depth.wrapping_sub(1) & 1 != 0;
+        let key = if in_array {
+            None
+        } else {
+            if p.byte()? != b'"' {
+                return None;
+            }
+            let key = p.string()?;
+            if p.byte()? != b':' {
+                return None;
+            }
+            bytes.get(key)
+        };
+        match p.byte()? {
+            b'"' => {
+                let value = p.string()?;
+                if depth == 1 && key == Some(b"version") {
+                    version = Some(value);
+                }
+            }
+            open @ (b'{' | b'[') if depth < MAX_DEPTH => {
+                // A known field must be a string (or null: the general
+                // parse).
+                if depth == 1 && key.is_some_and(is_field) {
+                    return None;
+                }
+                let (close, array) = if open == b'[' { (b']', 1) } else { (b'}', 0) };
+                if p.peek() == Some(close) {
+                    // Below `bytes.len()`: no overflow.
+                    p.at = p.at.wrapping_add(1);
+                } else {
+                    arrays = arrays & !(1 << depth) | array << depth;
+                    depth = depth.wrapping_add(1);
+                    continue;
+                }
+            }
+            _ => return None,
+        }
+        // After a value: a comma, or the containers it closes.
+        loop {
+            let close = if arrays >> depth.wrapping_sub(1) & 1 != 0 {
+                b']'
+            } else {
+                b'}'
+            };
+            match p.byte()? {
+                b',' => break,
+                b if b == close => depth = depth.wrapping_sub(1),
+                _ => return None,
+            }
+            if depth == 0 {
+                break;
             }
         }
-        Some(())
-    })?;
-    Some((version, p.at))
+    }
+    Some(PlainScan {
+        version,
+        len: p.at,
+        ascii: p.high & TOP == 0,
+    })
 }
+
+/// Whether `key` is one of the known scalar fields ([`Fields`]).
+fn is_field(key: &[u8]) -> bool {
+    Fields::default().slot(key).is_some()
+}
+
+/// Every bit of a `u64` but the top bit of each byte.
+const LOW: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+/// The top bit of each byte of a `u64`.
+const TOP: u64 = !LOW;
 
 /// The top bit of each byte of `word` that is not plain string text:
 /// any byte but a control character (below 0x20), `"` and `\` (bytes of
@@ -438,8 +558,6 @@ fn plain_prefix(bytes: &[u8]) -> Option<(Option<Range<usize>>, usize)> {
 /// `word ^ c` (found the same way).
 #[inline(always)]
 const fn not_plain(word: u64) -> u64 {
-    const LOW: u64 = 0x7F7F_7F7F_7F7F_7F7F;
-    const TOP: u64 = !LOW;
     const fn zero_bytes(x: u64) -> u64 {
         !((x & LOW).wrapping_add(LOW) | x | LOW)
     }
@@ -455,6 +573,9 @@ const fn not_plain(word: u64) -> u64 {
 struct Plain<'a> {
     bytes: &'a [u8],
     at: usize,
+    /// The string bytes read so far OR-ed together: their top bits tell
+    /// whether any is 0x80 or above.
+    high: u64,
 }
 
 impl Plain<'_> {
@@ -464,7 +585,8 @@ impl Plain<'_> {
 
     fn byte(&mut self) -> Option<u8> {
         let b = self.peek()?;
-        self.at = self.at.saturating_add(1);
+        // Below `bytes.len()`, so no overflow.
+        self.at = self.at.wrapping_add(1);
         Some(b)
     }
 
@@ -479,7 +601,7 @@ impl Plain<'_> {
                 b'"' => return Some(start..self.at.saturating_sub(1)),
                 b'\\' => self.escape()?,
                 0..0x20 => return None,
-                _ => {}
+                other => self.high |= u64::from(other),
             }
         }
     }
@@ -499,81 +621,24 @@ impl Plain<'_> {
     #[inline(always)]
     fn skip_plain_text(&mut self) {
         while let Some(word) = self.bytes.get(self.at..).and_then(<[u8]>::first_chunk::<8>) {
-            let other = not_plain(u64::from_le_bytes(*word));
-            // The little-endian word's first byte is its lowest.
+            let word = u64::from_le_bytes(*word);
+            let other = not_plain(word);
+            // The plain bytes before the first other one (all, if none):
+            // the little-endian word's first byte is its lowest.
+            self.high |= word & other.wrapping_sub(1) & !other;
             let plain = other.trailing_zeros() / 8;
-            self.at = self.at.saturating_add(plain as usize);
+            // Still within `bytes`.
+            self.at = self.at.wrapping_add(plain as usize);
             if other != 0 {
                 return;
-            }
-        }
-    }
-
-    /// A value: its text if it is a string, `Some(None)` for an object or
-    /// an array (at `depth`, that of the container holding the value).
-    fn value(&mut self, depth: usize) -> Option<Option<Range<usize>>> {
-        match self.byte()? {
-            b'"' => self.string().map(Some),
-            b'{' if depth < MAX_DEPTH => {
-                self.object(depth.saturating_add(1), &mut |_, _| Some(()))?;
-                Some(None)
-            }
-            b'[' if depth < MAX_DEPTH => {
-                self.array(depth.saturating_add(1))?;
-                Some(None)
-            }
-            _ => None,
-        }
-    }
-
-    /// After an opening brace: the object's entries, each key and value
-    /// (as [`Plain::value`]) handed to `entry`, and its closing brace.
-    fn object(
-        &mut self,
-        depth: usize,
-        entry: &mut dyn FnMut(Range<usize>, Option<Range<usize>>) -> Option<()>,
-    ) -> Option<()> {
-        if self.peek() == Some(b'}') {
-            return self.byte().map(|_| ());
-        }
-        loop {
-            if self.byte()? != b'"' {
-                return None;
-            }
-            let key = self.string()?;
-            if self.byte()? != b':' {
-                return None;
-            }
-            let value = self.value(depth)?;
-            entry(key, value)?;
-            match self.byte()? {
-                b',' => {}
-                b'}' => return Some(()),
-                _ => return None,
-            }
-        }
-    }
-
-    /// After an opening bracket: the array's values and its closing
-    /// bracket.
-    fn array(&mut self, depth: usize) -> Option<()> {
-        if self.peek() == Some(b']') {
-            return self.byte().map(|_| ());
-        }
-        loop {
-            self.value(depth)?;
-            match self.byte()? {
-                b',' => {}
-                b']' => return Some(()),
-                _ => return None,
             }
         }
     }
 }
 
 /// Runs `seed` over the JSON text as one whole value.
-fn parse_json<'a, S: DeserializeSeed<'a, Value = ()>>(json: &'a str, seed: S) -> Result<()> {
-    let mut de = serde_json_core::de::Deserializer::new(json.as_bytes(), None);
+fn parse_json<'a, S: DeserializeSeed<'a, Value = ()>>(json: &'a [u8], seed: S) -> Result<()> {
+    let mut de = serde_json_core::de::Deserializer::new(json, None);
     seed.deserialize(&mut de)
         .and_then(|()| de.end().map(|_| ()))
         .map_err(|_| Error::corrupt("header is not a valid JSON object", 0))
@@ -763,29 +828,26 @@ mod tests {
     /// scan of a file's header finds the same header and its end.
     #[test]
     fn plain_scan_agrees_with_general_parse() {
-        fn general(json: &str) -> Option<Option<JsonStr<'_>>> {
+        fn general(json: &str) -> Option<Option<&[u8]>> {
             check_depth(json).ok()?;
             let mut fields = Fields::default();
-            parse_json(json, TopLevel(&mut fields)).ok()?;
-            Some(fields.version)
+            parse_json(json.as_bytes(), TopLevel(&mut fields)).ok()?;
+            Some(fields.version.map(|v| v.raw().as_bytes()))
         }
         let plain = r#"{"comment":"teehistorian@ddnet.tw","version":"2","version_minor":"22","game_uuid":"0f3bd1ac-0d44-4a0a-9e46-8a1a2dc0c4ba","map_name":"dm1","config":{"sv_map":"dm1","sv_team":"1"},"tuning":{},"uuids":["a","b"],"x":[[],{"version":"7"}],"version":"1"}"#;
-        assert_eq!(plain_version(plain), Some(Some(JsonStr("1"))));
-        assert_eq!(
-            plain_version(r#"{"version":"2"}"#),
-            Some(Some(JsonStr("2")))
-        );
+        assert_eq!(plain_version(plain), Some(Some(&b"1"[..])));
+        assert_eq!(plain_version(r#"{"version":"2"}"#), Some(Some(&b"2"[..])));
         assert_eq!(plain_version("{}"), Some(None));
         // `\u` escapes, null and whitespace take the general parse.
         assert_eq!(plain_version(JSON), None);
         let motd = r#"{"version":"2","config":{"sv_motd":"a\nb \"c\" \\ \/"}}"#;
-        assert_eq!(plain_version(motd), Some(Some(JsonStr("2"))));
+        assert_eq!(plain_version(motd), Some(Some(&b"2"[..])));
         assert_eq!(plain_version(r#"{"version":"2","a":"\u0041"}"#), None);
         assert_eq!(plain_version(r#"{ "version":"2"}"#), None);
         let (mut answered, mut prefixed, mut seed) = (0, 0, 0x9E37_79B9_7F4A_7C15_u64);
         // Text in other scripts and DEL, as is.
         let unicode = "{\"version\":\"2\",\"server_name\":\"Caf\u{e9} \u{2665} \u{421}\u{435}\u{440}\u{432}\u{435}\u{440}\",\"x\":[\"\u{65e5}\u{672c}\u{7f}\"]}";
-        assert_eq!(plain_version(unicode), Some(Some(JsonStr("2"))));
+        assert_eq!(plain_version(unicode), Some(Some(&b"2"[..])));
         let bases = [
             plain,
             JSON,
