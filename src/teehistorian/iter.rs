@@ -3,13 +3,13 @@
 use core::iter::FusedIterator;
 
 use super::decoder::{
-    Decoder, Item, Record, short_input_diff, short_player_diff, short_player_diff_any,
+    Decoder, Record, short_input_diff, short_player_diff, short_player_diff_any,
     short_player_diff_wide,
 };
 use super::header::Header;
 use super::message::Message;
 use crate::error::{Error, Result};
-use crate::stream::{Decoded, End};
+use crate::stream::End;
 
 /// Iterates over the messages of a teehistorian file held in memory.
 ///
@@ -61,17 +61,14 @@ impl<'a> TeehistorianIter<'a> {
     pub fn new(data: &'a [u8]) -> Result<Self> {
         let mut decoder = Decoder::new();
         // Straight to the header (no message path to try first).
-        match decoder.decode_header(data)? {
-            Decoded::Record {
-                record: Item::Header(header),
-                ..
-            } => Ok(Self {
+        match decoder.read_header(data)? {
+            Some((header, _)) => Ok(Self {
                 data,
                 decoder,
                 header,
                 stopped: false,
             }),
-            _ => Err(Error::truncated(data.len())),
+            None => Err(Error::truncated(data.len())),
         }
     }
 
@@ -113,19 +110,14 @@ impl<'a> TeehistorianIter<'a> {
             return None;
         }
         let rest = self.data.get(self.offset()..).unwrap_or_default();
-        match self.decoder.decode_record(rest) {
-            Ok(Some(record)) => Some(Ok(record)),
-            other => self.stop(other.err()).map(Err),
+        if let Some((record, _)) = self.decoder.decode_short_input(rest) {
+            return Some(Ok(record));
         }
-    }
-
-    /// Ends iteration, at the end of the input or after `error`, which is
-    /// then the last item. (It returns the error alone: a record returned
-    /// from out of line would go through memory on every path of `next`.)
-    #[cold]
-    fn stop(&mut self, error: Option<Error>) -> Option<Error> {
-        self.stopped = true;
-        error
+        let item = self.decoder.decode_record(rest);
+        if !matches!(item, Some(Ok(_))) {
+            self.stopped = true;
+        }
+        item
     }
 }
 
