@@ -595,6 +595,14 @@ impl Plain<'_> {
     #[inline(always)]
     fn string(&mut self) -> Option<Range<usize>> {
         let start = self.at;
+        // A one-character value (a version, a flag) ends before a word's
+        // test pays.
+        if let Some(&[c, b'"']) = self.bytes.get(start..).and_then(<[u8]>::first_chunk::<2>) {
+            if (0x20..0x80).contains(&c) && c != b'"' && c != b'\\' {
+                self.at = start.wrapping_add(2);
+                return Some(start..start.wrapping_add(1));
+            }
+        }
         loop {
             self.skip_plain_text();
             match self.byte()? {
