@@ -51,7 +51,11 @@ fn same(bytes: &[u8], batch_rows: usize) {
     // truncation. Both refuse the input.
     let header_cut = bytes.len() > 16 && !bytes[16..].contains(&0);
     if header_cut || bytes.len() <= 16 {
-        assert!(in_memory.1.is_err() && streamed.1.is_err(), "{} bytes", bytes.len());
+        assert!(
+            in_memory.1.is_err() && streamed.1.is_err(),
+            "{} bytes",
+            bytes.len()
+        );
     } else {
         assert_eq!(in_memory.1, streamed.1, "{} bytes", bytes.len());
     }
