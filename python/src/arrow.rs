@@ -115,18 +115,21 @@ pub fn arrow_tables<'py>(
     format: Format,
     batch_rows: usize,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let stream = input.replayable(py)?.open()?;
+    let source = input.replayable(py)?;
     let mut batches: Vec<(Table, Vec<RecordBatch>)> =
         Table::of(format).iter().map(|&t| (t, Vec::new())).collect();
     py.allow_threads(|| {
-        gamefmt_arrow::export(stream, None, batch_rows.max(1), &mut |table, batch| {
+        // The rows are all held in memory, so the input is too (a path is
+        // read whole): decoding from memory is faster than streaming.
+        let bytes = source.bytes()?;
+        gamefmt_arrow::export_bytes(bytes, None, batch_rows.max(1), &mut |table, batch| {
             if let Some((_, list)) = batches.iter_mut().find(|(t, _)| *t == table) {
                 list.push(batch);
             }
             Ok(())
         })
-    })
-    .map_err(export_error)?;
+        .map_err(export_error)
+    })?;
     let dict = PyDict::new(py);
     for (table, batches) in batches {
         dict.set_item(table.name(), ArrowTable { table, batches })?;

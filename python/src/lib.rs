@@ -12,6 +12,7 @@ mod demo;
 mod dict;
 mod error;
 mod map;
+mod record;
 mod slippi;
 mod source;
 mod teehistorian;
@@ -61,6 +62,7 @@ fn _gamefmt(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<slippi::Frames>()?;
     m.add_class::<teehistorian::Teehistorian>()?;
     m.add_class::<teehistorian::Records>()?;
+    m.add_class::<record::TeehistorianRecord>()?;
     m.add_class::<demo::Demo>()?;
     m.add_class::<demo::Chunks>()?;
     m.add_class::<map::Map>()?;
