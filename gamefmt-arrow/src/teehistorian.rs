@@ -198,7 +198,10 @@ pub fn export_in_memory(
     let mut rows: usize = 0;
     for record in iter.by_ref() {
         let record = record?;
-        walk.message(record.tick, &record.message)?;
+        match record.message {
+            Message::PlayerDiff { cid, dx, dy } => walk.player_diff(record.tick, cid, dx, dy)?,
+            ref message => walk.message(record.tick, message)?,
+        }
         // A message adds at most one row: no table can pass the batch
         // size before `rows` reaches it.
         rows = rows.saturating_add(1);
@@ -224,15 +227,11 @@ impl Walk {
         self.messages = self.messages.saturating_add(1);
         self.last_tick = tick;
         match *msg {
-            Message::PlayerDiff { cid, .. } | Message::PlayerNew { cid, .. } => {
+            Message::PlayerDiff { cid, dx, dy } => self.moved(tick, cid, dx, dy)?,
+            Message::PlayerNew { cid, .. } => {
                 self.players.apply(msg)?;
-                let key = if matches!(msg, Message::PlayerNew { .. }) {
-                    0
-                } else {
-                    1
-                };
                 let pos = self.players.get(cid).and_then(|p| p.pos);
-                self.position(tick, cid, key, pos);
+                self.position(tick, cid, 0, pos);
             }
             Message::PlayerOld { cid } => {
                 // The last position, before the player is gone.
@@ -289,6 +288,25 @@ impl Walk {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// [`Self::message`] for a PLAYER_DIFF, inline: its fields come in
+    /// registers, not through the record in memory (whose dx and dy,
+    /// stored apart, were loaded as one word, which waited for both).
+    #[inline(always)]
+    fn player_diff(&mut self, tick: i32, cid: i32, dx: i32, dy: i32) -> Result<(), Error> {
+        self.messages = self.messages.saturating_add(1);
+        self.last_tick = tick;
+        self.moved(tick, cid, dx, dy)
+    }
+
+    /// A PLAYER_DIFF's move and `positions` row.
+    #[inline(always)]
+    fn moved(&mut self, tick: i32, cid: i32, dx: i32, dy: i32) -> Result<(), Error> {
+        self.players.apply(&Message::PlayerDiff { cid, dx, dy })?;
+        let pos = self.players.get(cid).and_then(|p| p.pos);
+        self.position(tick, cid, 1, pos);
         Ok(())
     }
 
