@@ -118,17 +118,24 @@ pub fn arrow_tables<'py>(
     let source = input.replayable(py)?;
     let mut batches: Vec<(Table, Vec<RecordBatch>)> =
         Table::of(format).iter().map(|&t| (t, Vec::new())).collect();
-    py.allow_threads(|| {
-        // The rows are all held in memory, so the input is too (a path is
-        // read whole): decoding from memory is faster than streaming.
-        let bytes = source.bytes()?;
-        gamefmt_arrow::export_bytes(bytes, None, batch_rows.max(1), &mut |table, batch| {
-            if let Some((_, list)) = batches.iter_mut().find(|(t, _)| *t == table) {
-                list.push(batch);
-            }
-            Ok(())
-        })
-        .map_err(export_error)
+    let mut sink = |table, batch| {
+        if let Some((_, list)) = batches.iter_mut().find(|(t, _)| *t == table) {
+            list.push(batch);
+        }
+        Ok(())
+    };
+    // The rows are all held in memory, so the input is too (a path is
+    // read whole): decoding from memory is faster than streaming.
+    py.allow_threads(|| match source {
+        Replayable::Path(path) => {
+            let bytes = std::fs::read(&path).map_err(|e| error::source(e, None))?;
+            gamefmt_arrow::export_bytes(bytes, None, batch_rows.max(1), &mut sink)
+                .map_err(export_error)
+        }
+        Replayable::Bytes(bytes) => {
+            gamefmt_arrow::export_bytes(bytes, None, batch_rows.max(1), &mut sink)
+                .map_err(export_error)
+        }
     })?;
     let dict = PyDict::new(py);
     for (table, batches) in batches {

@@ -171,18 +171,6 @@ impl Replayable {
     }
 }
 
-impl Replayable {
-    /// The whole content (a path is read whole).
-    pub fn bytes(&self) -> PyResult<Arc<[u8]>> {
-        match self {
-            Self::Path(path) => std::fs::read(path)
-                .map(Arc::from)
-                .map_err(|e| error::source(e, None)),
-            Self::Bytes(b) => Ok(Arc::clone(b)),
-        }
-    }
-}
-
 /// `bytes` held by Python, read from `pos`.
 struct BytesReader {
     bytes: Py<PyBytes>,
