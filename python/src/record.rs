@@ -1,15 +1,13 @@
 //! `TeehistorianRecord`: one teehistorian record as a light object.
 //!
 //! Iteration makes one per record, so it holds the decoded values as they
-//! are, with no Python object inside (the kind as an enum, the player's
-//! name shared between a client's records), and makes Python objects only
-//! for what is read. The common kinds keep their
+//! are (the kind as an enum, the player's name as one Python string shared
+//! by a client's records) and makes Python objects only for what is
+//! read. The common kinds keep their
 //! fields inline; the rare ones (MESSAGE, DROP, CONSOLE_COMMAND, EX) carry
 //! a dict of theirs. It reads like the dict records used to be: attributes
 //! (`r.tick`, `r.cid`, …) and the read-only mapping protocol (`r["kind"]`,
 //! `r.get(…)`, `keys()`, `items()`, `to_dict()`).
-
-use std::sync::Arc;
 
 use gamefmt::teehistorian::Kind;
 use pyo3::exceptions::{PyAttributeError, PyKeyError};
@@ -84,7 +82,7 @@ pub struct TeehistorianRecord {
     kind: Kind,
     tick: i32,
     offset: usize,
-    player: Option<Arc<str>>,
+    player: Option<Py<PyString>>,
     body: Body,
 }
 
@@ -113,7 +111,7 @@ impl TeehistorianRecord {
         kind: Kind,
         tick: i32,
         offset: usize,
-        player: Option<Arc<str>>,
+        player: Option<Py<PyString>>,
         body: Body,
     ) -> Self {
         Self {
@@ -150,10 +148,7 @@ impl TeehistorianRecord {
             ("kind", _) => Ok(Some(kind_name(py, self.kind).into_any())),
             ("tick", _) => int(self.tick),
             ("offset", _) => self.offset.into_bound_py_any(py).map(Some),
-            ("player", _) => Ok(self
-                .player
-                .as_deref()
-                .map(|p| PyString::new(py, p).into_any())),
+            ("player", _) => Ok(self.player.as_ref().map(|p| p.bind(py).clone().into_any())),
             (
                 "cid",
                 Body::Move { cid, .. }
@@ -256,8 +251,8 @@ impl TeehistorianRecord {
 
     /// The name of the client the record is about, None when unknown.
     #[getter]
-    fn player<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyString>> {
-        self.player.as_deref().map(|p| PyString::new(py, p))
+    fn player(&self, py: Python<'_>) -> Option<Py<PyString>> {
+        self.player.as_ref().map(|p| p.clone_ref(py))
     }
 
     fn __getitem__<'py>(&self, py: Python<'py>, key: &str) -> PyResult<Bound<'py, PyAny>> {

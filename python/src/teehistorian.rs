@@ -2,8 +2,6 @@
 //! `TeehistorianRecord` objects, read through the crate's streaming
 //! `teehistorian::Reader`.
 
-use std::sync::Arc;
-
 use gamefmt::stream::End;
 use gamefmt::teehistorian::{
     ClientProtocols, CommandSource, ExMessage, Item, MAX_CLIENTS, Message, PlayerNames, Reader,
@@ -302,15 +300,15 @@ const CHUNK: usize = 256;
 const READ_BUFFER: usize = 1 << 20;
 
 /// Player names and protocols tracked over the records, and the names as
-/// text (made once per name, not per record).
+/// Python strings (made once per name, not per record).
 struct Strings {
     names: Box<PlayerNames<MAX_CLIENTS>>,
     /// Each client's network protocol, to decode its messages.
     protocols: Box<ClientProtocols<MAX_CLIENTS>>,
-    /// Each client's name as text, by client id (records of one client
-    /// share it); emptied by every record that may change a name (any but
-    /// a player's, an input or a tick skip).
-    name_strings: Vec<Option<Arc<str>>>,
+    /// Each client's name as a Python string, by client id (records of
+    /// one client share it); emptied by every record that may change a
+    /// name (any but a player's, an input or a tick skip).
+    name_strings: Vec<Option<Py<PyString>>>,
 }
 
 impl Strings {
@@ -333,19 +331,19 @@ impl Strings {
         }
     }
 
-    /// Client `cid`'s name as text, made once.
-    fn player(&mut self, cid: i32) -> Option<Arc<str>> {
+    /// Client `cid`'s name as a Python string, made once.
+    fn player(&mut self, py: Python<'_>, cid: i32) -> Option<Py<PyString>> {
         let index = usize::try_from(cid).ok()?;
         if let Some(Some(s)) = self.name_strings.get(index) {
-            return Some(Arc::clone(s));
+            return Some(s.clone_ref(py));
         }
-        let s: Arc<str> = String::from_utf8_lossy(self.names.get(cid)?).into();
+        let s = text(py, self.names.get(cid)?).unbind();
         if self.name_strings.len() <= index {
             self.name_strings
                 .resize_with(index.saturating_add(1), || None);
         }
         if let Some(slot) = self.name_strings.get_mut(index) {
-            *slot = Some(Arc::clone(&s));
+            *slot = Some(s.clone_ref(py));
         }
         Some(s)
     }
@@ -362,7 +360,7 @@ impl Records {
                 let strings = &mut self.strings;
                 strings.apply(&r.message);
                 let cid = r.message.client_id();
-                let player = cid.and_then(|cid| strings.player(cid));
+                let player = cid.and_then(|cid| strings.player(py, cid));
                 let protocol = cid.map_or(gamefmt::Protocol::V06, |c| strings.protocols.get(c));
                 let body = body(py, &r.message, protocol)?;
                 let kind = r.message.kind();
