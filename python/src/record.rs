@@ -189,46 +189,6 @@ impl TeehistorianRecord {
     }
 }
 
-/// A getter per field of the kinds, raising AttributeError on a record
-/// whose kind lacks it.
-macro_rules! field_getters {
-    ($($name:ident: $doc:literal,)*) => {
-        #[pymethods]
-        impl TeehistorianRecord {
-            $(
-                #[doc = $doc]
-                #[getter]
-                fn $name<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-                    self.attribute(py, stringify!($name))
-                }
-            )*
-        }
-    };
-}
-
-field_getters! {
-    cid: "Client id (records about a client).",
-    dx: "PLAYER_DIFF: moved by x.",
-    dy: "PLAYER_DIFF: moved by y.",
-    x: "PLAYER_NEW: absolute x.",
-    y: "PLAYER_NEW: absolute y.",
-    dt: "TICK_SKIP: ticks skipped.",
-    input: "INPUT_NEW: the input, ten ints.",
-    diff: "INPUT_DIFF: the difference to the last input, ten ints.",
-    data: "MESSAGE: the network message's bytes.",
-    message: "MESSAGE: the network message's name (`ClSay`, …), None when it does not decode.",
-    text: "MESSAGE: the network message's text, when it has one.",
-    reason: "DROP: the reason.",
-    flags: "CONSOLE_COMMAND: the command's flags.",
-    source: "CONSOLE_COMMAND: `chat command`, `rcon command` or `server command`.",
-    cmd: "CONSOLE_COMMAND: the command.",
-    args: "CONSOLE_COMMAND: its arguments.",
-    uuid: "EX: the extension's UUID.",
-    name: "EX: the extension's name, None when unknown.",
-    fields: "EX: the extension's fields, a dict.",
-    error: "EX: why the extension's fields do not decode.",
-}
-
 #[pymethods]
 impl TeehistorianRecord {
     /// The record's kind: `"PLAYER_DIFF"`, `"INPUT_NEW"`, `"EX"`, …
@@ -253,6 +213,128 @@ impl TeehistorianRecord {
     #[getter]
     fn player(&self, py: Python<'_>) -> Option<Py<PyString>> {
         self.player.as_ref().map(|p| p.clone_ref(py))
+    }
+
+    // The fields of the kinds, raising AttributeError on a record whose
+    // kind lacks one.
+    /// Client id (records about a client).
+    #[getter]
+    fn cid<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.attribute(py, "cid")
+    }
+
+    /// PLAYER_DIFF: moved by x.
+    #[getter]
+    fn dx<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.attribute(py, "dx")
+    }
+
+    /// PLAYER_DIFF: moved by y.
+    #[getter]
+    fn dy<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.attribute(py, "dy")
+    }
+
+    /// PLAYER_NEW: absolute x.
+    #[getter]
+    fn x<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.attribute(py, "x")
+    }
+
+    /// PLAYER_NEW: absolute y.
+    #[getter]
+    fn y<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.attribute(py, "y")
+    }
+
+    /// TICK_SKIP: ticks skipped.
+    #[getter]
+    fn dt<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.attribute(py, "dt")
+    }
+
+    /// INPUT_NEW: the input, ten ints.
+    #[getter]
+    fn input<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.attribute(py, "input")
+    }
+
+    /// INPUT_DIFF: the difference to the last input, ten ints.
+    #[getter]
+    fn diff<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.attribute(py, "diff")
+    }
+
+    /// MESSAGE: the network message's bytes.
+    #[getter]
+    fn data<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.attribute(py, "data")
+    }
+
+    /// MESSAGE: the network message's name (`ClSay`, …), None when it does not decode.
+    #[getter]
+    fn message<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.attribute(py, "message")
+    }
+
+    /// MESSAGE: the network message's text, when it has one.
+    #[getter]
+    fn text<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.attribute(py, "text")
+    }
+
+    /// DROP: the reason.
+    #[getter]
+    fn reason<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.attribute(py, "reason")
+    }
+
+    /// CONSOLE_COMMAND: the command's flags.
+    #[getter]
+    fn flags<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.attribute(py, "flags")
+    }
+
+    /// CONSOLE_COMMAND: `chat command`, `rcon command` or `server command`.
+    #[getter]
+    fn source<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.attribute(py, "source")
+    }
+
+    /// CONSOLE_COMMAND: the command.
+    #[getter]
+    fn cmd<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.attribute(py, "cmd")
+    }
+
+    /// CONSOLE_COMMAND: its arguments.
+    #[getter]
+    fn args<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.attribute(py, "args")
+    }
+
+    /// EX: the extension's UUID.
+    #[getter]
+    fn uuid<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.attribute(py, "uuid")
+    }
+
+    /// EX: the extension's name, None when unknown.
+    #[getter]
+    fn name<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.attribute(py, "name")
+    }
+
+    /// EX: the extension's fields, a dict.
+    #[getter]
+    fn fields<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.attribute(py, "fields")
+    }
+
+    /// EX: why the extension's fields do not decode.
+    #[getter]
+    fn error<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.attribute(py, "error")
     }
 
     fn __getitem__<'py>(&self, py: Python<'py>, key: &str) -> PyResult<Bound<'py, PyAny>> {

@@ -2,6 +2,7 @@
 //! `TeehistorianRecord` objects, read through the crate's streaming
 //! `teehistorian::Reader`.
 
+use gamefmt::Format;
 use gamefmt::stream::End;
 use gamefmt::teehistorian::{
     ClientProtocols, CommandSource, ExMessage, Item, MAX_CLIENTS, Message, PlayerNames, Reader,
@@ -10,6 +11,7 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 
+use crate::arrow::File;
 use crate::dict::dict;
 use crate::error;
 use crate::record::{Body, TeehistorianRecord};
@@ -26,21 +28,19 @@ use crate::stream_end;
 /// text, when it has one, in `text`), which also read as the dicts of
 /// earlier versions did (`r["kind"]`, `r.get("player")`, `to_dict()`).
 /// Each pass streams the source again in constant memory.
-#[pyclass(module = "gamefmt")]
+#[pyclass(module = "gamefmt", extends = File)]
 pub struct Teehistorian {
-    input: Input,
     header: Option<PyObject>,
     end: Option<End>,
 }
 
 impl Teehistorian {
     /// A recording over `input`.
-    pub fn new(input: Input) -> Self {
-        Self {
-            input,
+    pub fn new(input: Input) -> PyClassInitializer<Self> {
+        PyClassInitializer::from(File::new(input, Format::Teehistorian)).add_subclass(Self {
             header: None,
             end: None,
-        }
+        })
     }
 }
 
@@ -221,20 +221,21 @@ impl Teehistorian {
     /// The JSON header as a dict (`version`, `game_uuid`, `map_name`,
     /// `server_version`, `start_time`, `config`, `tuning`, …).
     #[getter]
-    fn header(&mut self, py: Python<'_>) -> PyResult<PyObject> {
-        if let Some(h) = &self.header {
+    fn header(mut slf: PyRefMut<'_, Self>) -> PyResult<PyObject> {
+        let py = slf.py();
+        if let Some(h) = &slf.header {
             return Ok(h.clone_ref(py));
         }
-        let mut reader = Reader::new(self.input.stream(py)?);
+        let mut reader = Reader::new(slf.as_super().input.stream(py)?);
         let h = header_dict(py, &read_header(&mut reader)?)?;
-        self.header = Some(h.clone_ref(py));
+        slf.header = Some(h.clone_ref(py));
         Ok(h)
     }
 
     /// The header too: a recording has no other metadata.
     #[getter]
-    fn metadata(&mut self, py: Python<'_>) -> PyResult<PyObject> {
-        self.header(py)
+    fn metadata(slf: PyRefMut<'_, Self>) -> PyResult<PyObject> {
+        Self::header(slf)
     }
 
     /// How the last complete pass ended: `"complete"` (the FINISH
@@ -248,7 +249,7 @@ impl Teehistorian {
     /// iterator (`itertools.chain`) over the `Records` chunks.
     fn records<'py>(slf: Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
         let py = slf.py();
-        let stream = slf.borrow_mut().input.stream(py)?;
+        let stream = slf.borrow_mut().as_super().input.stream(py)?;
         let mut reader = Reader::with_capacity(stream, READ_BUFFER);
         let h = header_dict(py, &read_header(&mut reader)?)?;
         slf.borrow_mut().header.get_or_insert(h);
@@ -411,5 +412,3 @@ impl Records {
         Ok((!chunk.is_empty()).then_some(chunk))
     }
 }
-
-crate::arrow::arrow_methods!(Teehistorian, gamefmt::Format::Teehistorian);
