@@ -47,11 +47,12 @@ fn export_error(e: gamefmt_arrow::Error) -> PyErr {
     }
 }
 
-/// The base class of every format's class (`_File`): the source, read
-/// again for each pass, and the format's Arrow tables. (One class holds
-/// these methods so that each class has one `#[pymethods]` block: with
-/// pyo3's `multiple-pymethods`, making any object, a record too, boxed an
-/// iterator over the classes' methods each time.)
+/// What every format's class offers: its source, read again for each
+/// pass, and the format's Arrow tables (`tables`, `to_arrow`,
+/// `arrow_tables`).
+// A base class holds them, so that each class has one `#[pymethods]`
+// block: with pyo3's `multiple-pymethods`, making any object (a record
+// too) boxed an iterator over its class's methods each time.
 #[pyclass(module = "gamefmt", name = "_File", subclass)]
 pub struct File {
     /// Where the bytes come from.
