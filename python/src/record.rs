@@ -2,12 +2,12 @@
 //!
 //! Iteration makes one per record, so it holds the decoded values as they
 //! are (the kind as an enum, the player's name as one Python string shared
-//! by a client's records) and makes Python objects only for what is
-//! read. The common kinds keep their
-//! fields inline; the rare ones (MESSAGE, DROP, CONSOLE_COMMAND, EX) carry
-//! a dict of theirs. It reads like the dict records used to be: attributes
-//! (`r.tick`, `r.cid`, …) and the read-only mapping protocol (`r["kind"]`,
-//! `r.get(…)`, `keys()`, `items()`, `to_dict()`).
+//! by a client's records) and makes Python objects only for what is read.
+//! The common kinds keep their fields inline; the rare ones (MESSAGE, DROP,
+//! CONSOLE_COMMAND, EX) carry a dict of theirs. It reads like the dict
+//! records used to be: attributes (`r.tick`, `r.cid`, …) and the read-only
+//! mapping protocol (`r["kind"]`, `r.get(…)`, `keys()`, `items()`,
+//! `to_dict()`).
 
 use gamefmt::teehistorian::Kind;
 use pyo3::exceptions::{PyAttributeError, PyKeyError};
