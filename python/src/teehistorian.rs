@@ -357,7 +357,7 @@ impl Records {
             return Ok(None);
         };
         match reader.next() {
-            Some(Ok(Item::Message(r))) => {
+            Some(Ok(Item::Message(ref r))) => {
                 let strings = &mut self.strings;
                 strings.apply(&r.message);
                 let cid = r.message.client_id();
