@@ -397,10 +397,11 @@ impl Records {
         if let Some(e) = self.failed.take() {
             return Err(e);
         }
-        let chunk = PyList::empty(py);
+        // Gathered first, so that the list is made once at its size.
+        let mut chunk = Vec::with_capacity(CHUNK);
         while chunk.len() < CHUNK {
             match self.record(py) {
-                Ok(Some(record)) => chunk.append(record)?,
+                Ok(Some(record)) => chunk.push(record),
                 Ok(None) => break,
                 Err(e) if chunk.is_empty() => return Err(e),
                 Err(e) => {
@@ -409,6 +410,9 @@ impl Records {
                 }
             }
         }
-        Ok((!chunk.is_empty()).then_some(chunk))
+        if chunk.is_empty() {
+            return Ok(None);
+        }
+        PyList::new(py, chunk).map(Some)
     }
 }
