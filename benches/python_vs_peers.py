@@ -4,8 +4,8 @@
   table (`pyarrow.table(replay.to_arrow("frames"))`) against
   `peppi_py.read_slippi` (whose frames are Arrow arrays);
 - teehistorian: every recording teehistorian-py reads (the large one
-  decompressed first), iterated record by record: gamefmt's dicts against
-  teehistorian-py's chunk objects; and gamefmt's Arrow tables of the same
+  decompressed first), iterated record by record: gamefmt's light record
+  objects (`TeehistorianRecord`) against teehistorian-py's chunk objects; and gamefmt's Arrow tables of the same
   records (inputs, positions, events), the columnar route, both by
   `to_arrow(table)` (a decode per table) and by `arrow_tables()` (one
   decode for all). A last line gives the floor of any per-record route in
@@ -93,7 +93,7 @@ def main():
         rate = lambda t: f"{t:8.3f} s  {records / t / 1e6:6.2f} M records/s"  # noqa: E731
         print(f"teehistorian records, {len(ths)} recordings, {size / 1e6:.1f} MB, {records} records")
         print(f"  teehistorian-py, an object each        {rate(theirs)}")
-        print(f"  gamefmt, a dict per record             {rate(ours)}   ratio {theirs / ours:.2f}x")
+        print(f"  gamefmt, a light object per record     {rate(ours)}   ratio {theirs / ours:.2f}x")
         print(f"  gamefmt, to_arrow per table (3 decodes) {rate(per_table)}   ratio {theirs / per_table:.2f}x")
         print(f"  gamefmt, arrow_tables (1 decode)       {rate(columnar)}   ratio {theirs / columnar:.2f}x")
         print(f"  CPython floor, an empty for loop       {rate(floor)}   ratio {theirs / floor:.2f}x")

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use arrow::array::{
     ArrayBuilder, ArrayRef, BinaryBuilder, BooleanArray, BooleanBufferBuilder, DictionaryArray,
-    Int32Array, Int32Builder, ListBuilder, PrimitiveArray, StringArray, StringBuilder,
+    Int8Array, Int32Array, Int32Builder, ListBuilder, PrimitiveArray, StringArray, StringBuilder,
 };
 use arrow::buffer::{NullBuffer, ScalarBuffer};
 use arrow::datatypes::{
@@ -260,6 +260,54 @@ impl Column for FileColumn {
         let values = StringArray::from_iter_values(self.name.as_deref());
         // One value, every key 0 or null: always a valid dictionary.
         Arc::new(DictionaryArray::<Int32Type>::new(keys, Arc::new(values)))
+    }
+}
+
+/// A fixed set of labels, the values of a [`LabelColumn`].
+pub trait Labels {
+    /// The labels, in key order.
+    const VALUES: &'static [&'static str];
+}
+
+/// A column of labels from a fixed set `L` (a record's kind), never null,
+/// written dictionary-encoded (`Int8` keys into `L::VALUES`): a byte per
+/// row rather than a string.
+pub struct LabelColumn<L> {
+    keys: Vec<i8>,
+    labels: std::marker::PhantomData<L>,
+}
+
+impl<L: Labels> LabelColumn<L> {
+    /// Appends the label `L::VALUES[key]`.
+    #[inline(always)]
+    pub fn append_key(&mut self, key: i8) {
+        self.keys.push(key);
+    }
+}
+
+impl<L: Labels> Column for LabelColumn<L> {
+    fn data_type() -> DataType {
+        DataType::Dictionary(Box::new(DataType::Int8), Box::new(DataType::Utf8))
+    }
+    fn create(rows: usize) -> Self {
+        Self {
+            keys: Vec::with_capacity(rows.min(FIRST_ROWS)),
+            labels: std::marker::PhantomData,
+        }
+    }
+    fn rows(&self) -> usize {
+        self.keys.len()
+    }
+    fn finish_column(&mut self) -> ArrayRef {
+        let rows = self.keys.len();
+        let keys = Int8Array::new(ScalarBuffer::from(std::mem::take(&mut self.keys)), None);
+        let values = Arc::new(StringArray::from_iter_values(L::VALUES));
+        match DictionaryArray::<Int8Type>::try_new(keys, values) {
+            Ok(array) => Arc::new(array),
+            // A key out of range (a caller's bug): a column of the wrong
+            // type, which the batch refuses with an error.
+            Err(_) => Arc::new(StringArray::new_null(rows)),
+        }
     }
 }
 

@@ -10,12 +10,12 @@ use arrow::record_batch::RecordBatch;
 use gamefmt::stream::End;
 use gamefmt::teehistorian::{
     ClientProtocols, CommandSource, ExMessage, Header, Item, MAX_CLIENTS, Message, PlayerNames,
-    PlayerState, Reader,
+    PlayerState, Reader, TeehistorianIter,
 };
 
 use crate::columns::{
-    Bool, FileColumn, Int32Column, IntList, StringColumn, UInt16Column, UInt32Column, UInt64Column,
-    table,
+    Bool, FileColumn, Int32Column, IntList, LabelColumn, Labels, StringColumn, UInt16Column,
+    UInt32Column, UInt64Column, table,
 };
 use crate::source::{READ_BUFFER, Steps};
 use crate::{Error, Table, netmsg};
@@ -73,7 +73,7 @@ table! {
         file: FileColumn = "the input's path",
         tick: Int32Column = "tick",
         client: Int32Column = "client id",
-        kind: StringColumn = "`new` (appeared), `move`, `old` (disappeared)",
+        kind: LabelColumn<PositionKind> = "`new` (appeared), `move`, `old` (disappeared); dictionary-encoded",
         x: Int32Column = "absolute x (32 units a tile); for `old`, the last position",
         y: Int32Column = "absolute y",
     }
@@ -92,6 +92,13 @@ table! {
         ints: IntList = "integer fields: a command's flags; an EX record's (team, time, ...)",
         uuid: StringColumn = "the EX record's UUID",
     }
+}
+
+/// The `positions.kind` labels: keys 0, 1, 2.
+pub struct PositionKind;
+
+impl Labels for PositionKind {
+    const VALUES: &'static [&'static str] = &["new", "move", "old"];
 }
 
 /// The state following the messages.
@@ -131,7 +138,21 @@ impl Teehistorian {
         tables: &[Table],
         batch_rows: usize,
     ) -> Self {
-        let walk = Walk {
+        let walk = Walk::new(file, tables, batch_rows);
+        Self {
+            reader: Reader::with_capacity(input, READ_BUFFER),
+            walk,
+            done: false,
+            batch_rows,
+        }
+    }
+}
+
+impl Walk {
+    /// The state before the first message, with builders for the `tables`
+    /// wanted.
+    fn new(file: Option<String>, tables: &[Table], batch_rows: usize) -> Self {
+        Self {
             file,
             header: None,
             header_pieces: Vec::new(),
@@ -152,14 +173,45 @@ impl Teehistorian {
             events: tables
                 .contains(&Table::TeehistorianEvents)
                 .then(|| Events::with_capacity(batch_rows)),
-        };
-        Self {
-            reader: Reader::with_capacity(input, READ_BUFFER),
-            walk,
-            done: false,
-            batch_rows,
         }
     }
+}
+
+/// Every table of a recording held in memory, from one walk of
+/// [`TeehistorianIter`] over it (no refill loop, no batching steps: a
+/// table's batch goes to `sink` once it has `batch_rows` rows, the rest at
+/// the end).
+///
+/// # Errors
+/// A damaged recording (after the batches before the damage were handed
+/// over), or `sink`'s error.
+pub fn export_in_memory(
+    bytes: &[u8],
+    file: Option<String>,
+    batch_rows: usize,
+    sink: &mut dyn FnMut(Table, RecordBatch) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let tables = Table::of(gamefmt::Format::Teehistorian);
+    let mut iter = TeehistorianIter::new(bytes)?;
+    let mut walk = Walk::new(file, tables, batch_rows);
+    walk.header = Some(iter.header().json().to_owned());
+    let mut rows: usize = 0;
+    for record in iter.by_ref() {
+        let record = record?;
+        match record.message {
+            Message::PlayerDiff { cid, dx, dy } => walk.player_diff(record.tick, cid, dx, dy)?,
+            ref message => walk.message(record.tick, message)?,
+        }
+        // A message adds at most one row: no table can pass the batch
+        // size before `rows` reaches it.
+        rows = rows.saturating_add(1);
+        if rows >= batch_rows {
+            rows = walk.flush(batch_rows, sink)?;
+        }
+    }
+    walk.finish(iter.end())?;
+    walk.flush(1, sink)?;
+    Ok(())
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -167,32 +219,35 @@ fn text(bytes: &[u8]) -> String {
 }
 
 impl Walk {
+    /// Follows one message and appends its row. Each kind of message
+    /// moves only the state it can change (positions and inputs, or
+    /// names and protocols), and the common ones (PLAYER_DIFF, then
+    /// inputs) are handled first, without the general path's lookups.
     fn message(&mut self, tick: i32, msg: &Message<'_>) -> Result<(), Error> {
         self.messages = self.messages.saturating_add(1);
         self.last_tick = tick;
-        let file = self.file.as_deref();
-        let before = msg
-            .client_id()
-            .and_then(|c| self.players.get(c))
-            .and_then(|p| p.pos);
-        self.players.apply(msg)?;
-        self.names.apply(msg);
-        self.protocols.apply(msg);
-        let cid = msg.client_id();
-        // The name is text for the rows that have a column for it only
-        // (not for positions, most of the records), borrowed when valid
-        // UTF-8.
-        let names = &self.names;
-        let name = || cid.and_then(|c| names.get(c)).map(String::from_utf8_lossy);
-        let player = cid.and_then(|c| self.players.get(c));
         match *msg {
+            Message::PlayerDiff { cid, dx, dy } => self.moved(tick, cid, dx, dy)?,
+            Message::PlayerNew { cid, .. } => {
+                self.players.apply(msg)?;
+                let pos = self.players.get(cid).and_then(|p| p.pos);
+                self.position(tick, cid, 0, pos);
+            }
+            Message::PlayerOld { cid } => {
+                // The last position, before the player is gone.
+                let pos = self.players.get(cid).and_then(|p| p.pos);
+                self.players.apply(msg)?;
+                self.position(tick, cid, 2, pos);
+            }
             Message::InputNew { cid, .. } | Message::InputDiff { cid, .. } => {
-                if let (Some(t), Some(input)) = (self.inputs.as_mut(), player.and_then(|p| p.input))
-                {
-                    t.file.append_option(file);
+                self.players.apply(msg)?;
+                let input = self.players.get(cid).and_then(|p| p.input);
+                if let (Some(t), Some(input)) = (self.inputs.as_mut(), input) {
+                    t.file.append_option(self.file.as_deref());
                     t.tick.append_value(tick);
                     t.client.append_value(cid);
-                    t.name.append_option(name());
+                    t.name
+                        .append_option(self.names.get(cid).map(String::from_utf8_lossy));
                     t.new.append_value(matches!(msg, Message::InputNew { .. }));
                     let cols = [
                         &mut t.direction,
@@ -211,32 +266,61 @@ impl Walk {
                     }
                 }
             }
-            Message::PlayerNew { cid, .. }
-            | Message::PlayerDiff { cid, .. }
-            | Message::PlayerOld { cid } => {
-                if let Some(t) = self.positions.as_mut() {
-                    let (kind, pos) = match msg {
-                        Message::PlayerNew { .. } => ("new", player.and_then(|p| p.pos)),
-                        Message::PlayerDiff { .. } => ("move", player.and_then(|p| p.pos)),
-                        _ => ("old", before),
-                    };
-                    t.file.append_option(file);
-                    t.tick.append_value(tick);
-                    t.client.append_value(cid);
-                    t.kind.append_value(kind);
-                    t.x.append_option(pos.map(|p| p.0));
-                    t.y.append_option(pos.map(|p| p.1));
-                }
-            }
             Message::TickSkip { .. } => {}
             _ => {
+                self.names.apply(msg);
+                self.protocols.apply(msg);
                 if let Some(t) = self.events.as_mut() {
+                    let cid = msg.client_id();
                     let protocol = cid.map_or(gamefmt::Protocol::V06, |c| self.protocols.get(c));
-                    event_row(t, file, tick, msg, name().as_deref(), protocol);
+                    // Text when valid UTF-8 is borrowed.
+                    let name = cid
+                        .and_then(|c| self.names.get(c))
+                        .map(String::from_utf8_lossy);
+                    event_row(
+                        t,
+                        self.file.as_deref(),
+                        tick,
+                        msg,
+                        name.as_deref(),
+                        protocol,
+                    );
                 }
             }
         }
         Ok(())
+    }
+
+    /// [`Self::message`] for a PLAYER_DIFF, inline: its fields come in
+    /// registers, not through the record in memory (whose dx and dy,
+    /// stored apart, were loaded as one word, which waited for both).
+    #[inline(always)]
+    fn player_diff(&mut self, tick: i32, cid: i32, dx: i32, dy: i32) -> Result<(), Error> {
+        self.messages = self.messages.saturating_add(1);
+        self.last_tick = tick;
+        self.moved(tick, cid, dx, dy)
+    }
+
+    /// A PLAYER_DIFF's move and `positions` row.
+    #[inline(always)]
+    fn moved(&mut self, tick: i32, cid: i32, dx: i32, dy: i32) -> Result<(), Error> {
+        self.players.apply(&Message::PlayerDiff { cid, dx, dy })?;
+        let pos = self.players.get(cid).and_then(|p| p.pos);
+        self.position(tick, cid, 1, pos);
+        Ok(())
+    }
+
+    /// A `positions` row: `key` is the [`PositionKind`].
+    #[inline(always)]
+    fn position(&mut self, tick: i32, cid: i32, key: i8, pos: Option<(i32, i32)>) {
+        if let Some(t) = self.positions.as_mut() {
+            t.file.append_option(self.file.as_deref());
+            t.tick.append_value(tick);
+            t.client.append_value(cid);
+            t.kind.append_key(key);
+            t.x.append_option(pos.map(|p| p.0));
+            t.y.append_option(pos.map(|p| p.1));
+        }
     }
 
     fn finish(&mut self, end: End) -> Result<(), Error> {
@@ -349,6 +433,47 @@ fn event_row(
 }
 
 impl Walk {
+    /// Hands each table holding at least `rows` rows to `sink` as a batch;
+    /// returns the most rows left in a table.
+    fn flush(
+        &mut self,
+        rows: usize,
+        sink: &mut dyn FnMut(Table, RecordBatch) -> Result<(), Error>,
+    ) -> Result<usize, Error> {
+        for &table in Table::of(gamefmt::Format::Teehistorian) {
+            if self.pending(table) >= rows
+                && let Some(batch) = self.take(table)?
+            {
+                sink(table, batch)?;
+            }
+        }
+        Ok(self.most_rows())
+    }
+
+    /// Rows of `table` not yet taken (0 for a table not wanted).
+    fn pending(&self, table: Table) -> usize {
+        match table {
+            Table::TeehistorianGames => self.games.as_ref().map_or(0, Games::len),
+            Table::TeehistorianInputs => self.inputs.as_ref().map_or(0, Inputs::len),
+            Table::TeehistorianPositions => self.positions.as_ref().map_or(0, Positions::len),
+            Table::TeehistorianEvents => self.events.as_ref().map_or(0, Events::len),
+            _ => 0,
+        }
+    }
+
+    /// Those rows as one batch (`None` for a table not wanted).
+    fn take(&mut self, table: Table) -> Result<Option<RecordBatch>, Error> {
+        let schema = table.schema();
+        Ok(match table {
+            Table::TeehistorianGames => self.games.as_mut().map(|t| t.finish(schema)),
+            Table::TeehistorianInputs => self.inputs.as_mut().map(|t| t.finish(schema)),
+            Table::TeehistorianPositions => self.positions.as_mut().map(|t| t.finish(schema)),
+            Table::TeehistorianEvents => self.events.as_mut().map(|t| t.finish(schema)),
+            _ => None,
+        }
+        .transpose()?)
+    }
+
     /// The most rows any table holds.
     fn most_rows(&self) -> usize {
         let inputs = self.inputs.as_ref().map_or(0, Inputs::len);
@@ -411,27 +536,10 @@ impl Steps for Teehistorian {
     }
 
     fn pending(&self, table: Table) -> usize {
-        let w = &self.walk;
-        match table {
-            Table::TeehistorianGames => w.games.as_ref().map_or(0, Games::len),
-            Table::TeehistorianInputs => w.inputs.as_ref().map_or(0, Inputs::len),
-            Table::TeehistorianPositions => w.positions.as_ref().map_or(0, Positions::len),
-            Table::TeehistorianEvents => w.events.as_ref().map_or(0, Events::len),
-            _ => 0,
-        }
+        self.walk.pending(table)
     }
 
     fn take(&mut self, table: Table) -> Result<Option<RecordBatch>, Error> {
-        let schema = table.schema();
-        let w = &mut self.walk;
-        Ok(match table {
-            Table::TeehistorianGames => w.games.as_mut().map(|t| t.finish(schema)).transpose()?,
-            Table::TeehistorianInputs => w.inputs.as_mut().map(|t| t.finish(schema)).transpose()?,
-            Table::TeehistorianPositions => {
-                w.positions.as_mut().map(|t| t.finish(schema)).transpose()?
-            }
-            Table::TeehistorianEvents => w.events.as_mut().map(|t| t.finish(schema)).transpose()?,
-            _ => None,
-        })
+        self.walk.take(table)
     }
 }

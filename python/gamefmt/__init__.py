@@ -5,9 +5,13 @@ teehistorian recordings, and Slippi replays (Super Smash Bros. Melee).
 a binary file-like object (a ``zipfile`` member streams without a temporary
 file), tells the format by its first bytes and returns a ``Replay``,
 ``Teehistorian``, ``Demo`` or ``Map``. Stream formats are read in constant
-memory; records come as dicts. Every failure is a ``gamefmt.Error`` (or a
+memory; teehistorian records come as light ``TeehistorianRecord`` objects
+(attributes, and read as mappings like the dicts of earlier versions),
+other formats' records as dicts. Every failure is a ``gamefmt.Error`` (or a
 subclass) whose ``offset`` is the byte offset where decoding failed.
 """
+
+from collections.abc import Mapping
 
 from ._gamefmt import (
     ArrowStream,
@@ -23,9 +27,13 @@ from ._gamefmt import (
     Replay,
     SourceError,
     Teehistorian,
+    TeehistorianRecord,
     UsageError,
     open,
 )
+
+# A record reads as a read-only mapping (keys, items, get, ...).
+Mapping.register(TeehistorianRecord)
 
 __all__ = [
     "ArrowStream",
@@ -41,6 +49,7 @@ __all__ = [
     "Replay",
     "SourceError",
     "Teehistorian",
+    "TeehistorianRecord",
     "UsageError",
     "open",
 ]

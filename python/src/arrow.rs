@@ -34,7 +34,7 @@ fn table(format: Format, name: &str) -> PyResult<Table> {
 }
 
 /// The names of `format`'s tables.
-pub fn tables(format: Format) -> Vec<&'static str> {
+fn tables(format: Format) -> Vec<&'static str> {
     Table::of(format).iter().map(|t| t.name()).collect()
 }
 
@@ -47,53 +47,65 @@ fn export_error(e: gamefmt_arrow::Error) -> PyErr {
     }
 }
 
-/// `tables` and `to_arrow` for a format's class (which has an `input`).
-macro_rules! arrow_methods {
-    ($class:ty, $format:expr) => {
-        #[pyo3::pymethods]
-        impl $class {
-            /// The names of the Arrow tables of this format (`to_arrow`).
-            #[getter]
-            fn tables(&self) -> Vec<&'static str> {
-                crate::arrow::tables($format)
-            }
-
-            /// Table `table` (one of `tables`) as Arrow data, the same
-            /// table as `gamefmt-export` writes: give it to
-            /// `pyarrow.table`, `polars.DataFrame`, duckdb, … (Arrow
-            /// PyCapsule interface).
-            #[pyo3(name = "to_arrow", signature = (table, batch_rows = 65536))]
-            fn arrow_table(
-                &mut self,
-                py: pyo3::Python<'_>,
-                table: &str,
-                batch_rows: usize,
-            ) -> pyo3::PyResult<crate::arrow::ArrowStream> {
-                crate::arrow::to_arrow(py, &mut self.input, $format, table, batch_rows)
-            }
-
-            /// Every table of this format from one decode of the source, as
-            /// a dict of table name to `ArrowTable` (its rows held in
-            /// memory): for several tables of one file, faster than a
-            /// `to_arrow` per table, which decodes again each time. Errors
-            /// are raised here, as `gamefmt.Error`.
-            #[pyo3(signature = (batch_rows = 65536))]
-            fn arrow_tables<'py>(
-                &mut self,
-                py: pyo3::Python<'py>,
-                batch_rows: usize,
-            ) -> pyo3::PyResult<pyo3::Bound<'py, pyo3::types::PyDict>> {
-                crate::arrow::arrow_tables(py, &mut self.input, $format, batch_rows)
-            }
-        }
-    };
+/// What every format's class offers: its source, read again for each
+/// pass, and the format's Arrow tables (`tables`, `to_arrow`,
+/// `arrow_tables`).
+// A base class holds them, so that each class has one `#[pymethods]`
+// block: with pyo3's `multiple-pymethods`, making any object (a record
+// too) boxed an iterator over its class's methods each time.
+#[pyclass(module = "gamefmt", name = "_File", subclass)]
+pub struct File {
+    /// Where the bytes come from.
+    pub input: Input,
+    format: Format,
 }
 
-pub(crate) use arrow_methods;
+impl File {
+    /// A file of `format` read from `input`.
+    pub const fn new(input: Input, format: Format) -> Self {
+        Self { input, format }
+    }
+}
+
+#[pymethods]
+impl File {
+    /// The names of the Arrow tables of this format (`to_arrow`).
+    #[getter]
+    fn tables(&self) -> Vec<&'static str> {
+        tables(self.format)
+    }
+
+    /// Table `table` (one of `tables`) as Arrow data, the same table as
+    /// `gamefmt-export` writes: give it to `pyarrow.table`,
+    /// `polars.DataFrame`, duckdb, … (Arrow PyCapsule interface).
+    #[pyo3(name = "to_arrow", signature = (table, batch_rows = 65536))]
+    fn arrow_table(
+        &mut self,
+        py: Python<'_>,
+        table: &str,
+        batch_rows: usize,
+    ) -> PyResult<ArrowStream> {
+        to_arrow(py, &mut self.input, self.format, table, batch_rows)
+    }
+
+    /// Every table of this format from one decode of the source, as a
+    /// dict of table name to `ArrowTable` (its rows held in memory): for
+    /// several tables of one file, faster than a `to_arrow` per table,
+    /// which decodes again each time. Errors are raised here, as
+    /// `gamefmt.Error`.
+    #[pyo3(name = "arrow_tables", signature = (batch_rows = 65536))]
+    fn all_tables<'py>(
+        &mut self,
+        py: Python<'py>,
+        batch_rows: usize,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        arrow_tables(py, &mut self.input, self.format, batch_rows)
+    }
+}
 
 /// Table `name` of `input`, streamed `batch_rows` rows a batch each time
 /// it is asked for.
-pub fn to_arrow(
+fn to_arrow(
     py: Python<'_>,
     input: &mut Input,
     format: Format,
@@ -109,24 +121,34 @@ pub fn to_arrow(
 
 /// Every table of `input` from one decode (without the GIL), as a dict of
 /// name to [`ArrowTable`], in the format's table order.
-pub fn arrow_tables<'py>(
+fn arrow_tables<'py>(
     py: Python<'py>,
     input: &mut Input,
     format: Format,
     batch_rows: usize,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let stream = input.replayable(py)?.open()?;
+    let source = input.replayable(py)?;
     let mut batches: Vec<(Table, Vec<RecordBatch>)> =
         Table::of(format).iter().map(|&t| (t, Vec::new())).collect();
-    py.allow_threads(|| {
-        gamefmt_arrow::export(stream, None, batch_rows.max(1), &mut |table, batch| {
-            if let Some((_, list)) = batches.iter_mut().find(|(t, _)| *t == table) {
-                list.push(batch);
-            }
-            Ok(())
-        })
-    })
-    .map_err(export_error)?;
+    let mut sink = |table, batch| {
+        if let Some((_, list)) = batches.iter_mut().find(|(t, _)| *t == table) {
+            list.push(batch);
+        }
+        Ok(())
+    };
+    // The rows are all held in memory, so the input is too (a path is
+    // read whole): decoding from memory is faster than streaming.
+    py.allow_threads(|| match source {
+        Replayable::Path(path) => {
+            let bytes = std::fs::read(&path).map_err(|e| error::source(e, None))?;
+            gamefmt_arrow::export_bytes(bytes, None, batch_rows.max(1), &mut sink)
+                .map_err(export_error)
+        }
+        Replayable::Bytes(bytes) => {
+            gamefmt_arrow::export_bytes(bytes, None, batch_rows.max(1), &mut sink)
+                .map_err(export_error)
+        }
+    })?;
     let dict = PyDict::new(py);
     for (table, batches) in batches {
         dict.set_item(table.name(), ArrowTable { table, batches })?;

@@ -2,6 +2,7 @@
 //! in effect rebuilt as they go (the crate's `demo::Reader` and
 //! `demo::Reconstructor`).
 
+use gamefmt::Format;
 use gamefmt::demo::{
     Chunk, ChunkKind, DemoHeader, OwnedBuffers, Reader, Reconstructor, message_id,
 };
@@ -10,6 +11,7 @@ use gamefmt::zerocopy::IntoBytes;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 
+use crate::arrow::File;
 use crate::dict::dict;
 use crate::error;
 use crate::source::{Input, Stream};
@@ -22,21 +24,19 @@ use crate::stream_end;
 /// snapshot or delta chunk carries the rebuilt snapshot's item count and
 /// CRC, and with `chunks(snapshots=True)` its items. Each pass streams the
 /// source again in constant memory.
-#[pyclass(module = "gamefmt")]
+#[pyclass(module = "gamefmt", extends = File)]
 pub struct Demo {
-    input: Input,
     header: Option<Py<PyDict>>,
     end: Option<End>,
 }
 
 impl Demo {
     /// A demo over `input`.
-    pub fn new(input: Input) -> Self {
-        Self {
-            input,
+    pub fn new(input: Input) -> PyClassInitializer<Self> {
+        PyClassInitializer::from(File::new(input, Format::Demo)).add_subclass(Self {
             header: None,
             end: None,
-        }
+        })
     }
 }
 
@@ -76,20 +76,21 @@ impl Demo {
     /// `map_size`, `map_crc`, `map_sha256`, `type`, `length_seconds`,
     /// `timestamp`, `markers`.
     #[getter]
-    fn header(&mut self, py: Python<'_>) -> PyResult<Py<PyDict>> {
-        if let Some(h) = &self.header {
+    fn header(mut slf: PyRefMut<'_, Self>) -> PyResult<Py<PyDict>> {
+        let py = slf.py();
+        if let Some(h) = &slf.header {
             return Ok(h.clone_ref(py));
         }
-        let reader = Reader::new(self.input.stream(py)?).map_err(error::read)?;
+        let reader = Reader::new(slf.as_super().input.stream(py)?).map_err(error::read)?;
         let h = header(py, reader.header())?.unbind();
-        self.header = Some(h.clone_ref(py));
+        slf.header = Some(h.clone_ref(py));
         Ok(h)
     }
 
     /// The header too: a demo has no other metadata.
     #[getter]
-    fn metadata(&mut self, py: Python<'_>) -> PyResult<Py<PyDict>> {
-        self.header(py)
+    fn metadata(slf: PyRefMut<'_, Self>) -> PyResult<Py<PyDict>> {
+        Self::header(slf)
     }
 
     /// How the last complete pass ended: `"complete"`, `"truncated"`, or
@@ -105,7 +106,8 @@ impl Demo {
     #[pyo3(signature = (snapshots = false))]
     fn chunks(slf: Bound<'_, Self>, snapshots: bool) -> PyResult<Py<Chunks>> {
         let py = slf.py();
-        let reader = Reader::new(slf.borrow_mut().input.stream(py)?).map_err(error::read)?;
+        let stream = slf.borrow_mut().as_super().input.stream(py)?;
+        let reader = Reader::new(stream).map_err(error::read)?;
         let h = header(py, reader.header())?.unbind();
         slf.borrow_mut().header.get_or_insert(h);
         let sizes = reader.header().item_sizes();
@@ -228,5 +230,3 @@ impl Chunks {
         out
     }
 }
-
-crate::arrow::arrow_methods!(Demo, gamefmt::Format::Demo);

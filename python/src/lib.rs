@@ -3,7 +3,8 @@
 //! `open` tells the format by its first bytes (`gamefmt::Format::detect`)
 //! and returns a `Replay` (Slippi), `Teehistorian`, `Demo` or `Map`. The
 //! stream formats are read through the crate's streaming readers, so a
-//! file of any size is read in constant memory; records come as dicts.
+//! file of any size is read in constant memory; teehistorian records come
+//! as light `TeehistorianRecord` objects, the other formats' as dicts.
 //! Every failure is a `gamefmt.Error` carrying the byte offset; nothing in
 //! this layer panics on input (the crate's lints forbid it here too).
 
@@ -12,6 +13,7 @@ mod demo;
 mod dict;
 mod error;
 mod map;
+mod record;
 mod slippi;
 mod source;
 mod teehistorian;
@@ -61,6 +63,7 @@ fn _gamefmt(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<slippi::Frames>()?;
     m.add_class::<teehistorian::Teehistorian>()?;
     m.add_class::<teehistorian::Records>()?;
+    m.add_class::<record::TeehistorianRecord>()?;
     m.add_class::<demo::Demo>()?;
     m.add_class::<demo::Chunks>()?;
     m.add_class::<map::Map>()?;

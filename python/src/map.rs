@@ -1,12 +1,13 @@
 //! Teeworlds/DDNet maps (datafiles): `Map`, with its items, layers and
 //! tiles as numpy arrays (the crate's `DatafileView` and `MapView`).
 
-use gamefmt::ErrorKind;
 use gamefmt::datafile::DatafileView;
 use gamefmt::map::{Layer, MapView, TileKind};
+use gamefmt::{ErrorKind, Format};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 
+use crate::arrow::File;
 use crate::dict::dict;
 use crate::error;
 use crate::source::Input;
@@ -17,18 +18,18 @@ use crate::source::Input;
 /// validated (`gamefmt.DecodeError` if damaged). Iterating gives the
 /// datafile items (`type_id`, `id`, `data`); `layers` describes the
 /// layers, `tiles(i)` returns layer `i`'s tiles as a numpy array.
-#[pyclass(module = "gamefmt")]
+#[pyclass(module = "gamefmt", extends = File)]
 pub struct Map {
-    input: Input,
     bytes: Py<PyBytes>,
 }
 
 impl Map {
     /// Reads the whole datafile and validates it.
-    pub fn new(py: Python<'_>, mut input: Input) -> PyResult<Self> {
+    pub fn new(py: Python<'_>, mut input: Input) -> PyResult<PyClassInitializer<Self>> {
         let bytes = input.read_all(py)?;
         DatafileView::parse(bytes.as_bytes(py)).map_err(error::decode)?;
-        Ok(Self { input, bytes })
+        Ok(PyClassInitializer::from(File::new(input, Format::Datafile))
+            .add_subclass(Self { bytes }))
     }
 }
 
@@ -251,5 +252,3 @@ impl Map {
         "<gamefmt.Map>".to_owned()
     }
 }
-
-crate::arrow::arrow_methods!(Map, gamefmt::Format::Datafile);

@@ -3,6 +3,7 @@
 
 use std::collections::VecDeque;
 
+use gamefmt::Format;
 use gamefmt::slippi::{
     ClosedFrame, Event, FrameGrouper, GameStart, Item, Metadata, PostFrame, PreFrame, Reader,
     SlippiView, character_name, internal_character_name, stage_name,
@@ -12,6 +13,7 @@ use gamefmt::stream::End;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 
+use crate::arrow::File;
 use crate::dict::dict;
 use crate::error;
 use crate::source::{Input, Stream};
@@ -22,9 +24,8 @@ use crate::stream_end;
 /// Iterating gives the events as dicts (`kind`, `frame`, fields);
 /// `frames()` groups them by frame. Each pass streams the source again in
 /// constant memory.
-#[pyclass(module = "gamefmt")]
+#[pyclass(module = "gamefmt", extends = File)]
 pub struct Replay {
-    input: Input,
     header: Option<Py<PyDict>>,
     metadata: Option<Option<PyObject>>,
     end: Option<End>,
@@ -32,13 +33,12 @@ pub struct Replay {
 
 impl Replay {
     /// A replay over `input`.
-    pub fn new(input: Input) -> Self {
-        Self {
-            input,
+    pub fn new(input: Input) -> PyClassInitializer<Self> {
+        PyClassInitializer::from(File::new(input, Format::Slippi)).add_subclass(Self {
             header: None,
             metadata: None,
             end: None,
-        }
+        })
     }
 }
 
@@ -229,18 +229,19 @@ impl Replay {
     /// `players` (port, character, character_name, type, …), `raw_len`.
     /// Reads the first events only.
     #[getter]
-    fn header(&mut self, py: Python<'_>) -> PyResult<Py<PyDict>> {
-        if let Some(h) = &self.header {
+    fn header(mut slf: PyRefMut<'_, Self>) -> PyResult<Py<PyDict>> {
+        let py = slf.py();
+        if let Some(h) = &slf.header {
             return Ok(h.clone_ref(py));
         }
-        let mut reader = Reader::new(self.input.stream(py)?);
+        let mut reader = Reader::new(slf.as_super().input.stream(py)?);
         let mut raw_len = 0;
         loop {
             match reader.next() {
                 Some(Ok(Item::Header { raw_len: n })) => raw_len = n,
                 Some(Ok(Item::Event(Event::GameStart(g)))) => {
                     let h = game_start(py, &g, raw_len)?.unbind();
-                    self.header = Some(h.clone_ref(py));
+                    slf.header = Some(h.clone_ref(py));
                     return Ok(h);
                 }
                 Some(Ok(_)) => {}
@@ -278,8 +279,9 @@ impl Replay {
     /// them (`gamefmt::slippi::winners`): `[{"port": 1, "position": 0}]`;
     /// empty when nobody won. Reads the whole file into memory.
     #[getter]
-    fn winners(&mut self, py: Python<'_>) -> PyResult<Py<PyList>> {
-        let bytes = self.input.read_all(py)?;
+    fn winners(mut slf: PyRefMut<'_, Self>) -> PyResult<Py<PyList>> {
+        let py = slf.py();
+        let bytes = slf.as_super().input.read_all(py)?;
         let view = SlippiView::parse(bytes.as_bytes(py)).map_err(error::decode)?;
         let list = PyList::empty(py);
         for w in view.winners() {
@@ -302,7 +304,7 @@ impl Replay {
     /// The events as dicts, in stream order (a new pass).
     fn events(slf: Bound<'_, Self>) -> PyResult<Py<Events>> {
         let py = slf.py();
-        let stream = slf.borrow_mut().input.stream(py)?;
+        let stream = slf.borrow_mut().as_super().input.stream(py)?;
         Py::new(py, Events::new(slf.unbind(), stream))
     }
 
@@ -498,5 +500,3 @@ impl Frames {
         }
     }
 }
-
-crate::arrow::arrow_methods!(Replay, gamefmt::Format::Slippi);

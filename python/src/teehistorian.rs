@@ -1,43 +1,46 @@
-//! DDNet teehistorian recordings: `Teehistorian`, its records as dicts,
-//! read through the crate's streaming `teehistorian::Reader`.
+//! DDNet teehistorian recordings: `Teehistorian`, its records as
+//! `TeehistorianRecord` objects, read through the crate's streaming
+//! `teehistorian::Reader`.
 
+use gamefmt::Format;
 use gamefmt::stream::End;
 use gamefmt::teehistorian::{
     ClientProtocols, CommandSource, ExMessage, Item, MAX_CLIENTS, Message, PlayerNames, Reader,
-    Record,
 };
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 
+use crate::arrow::File;
 use crate::dict::dict;
 use crate::error;
+use crate::record::{Body, TeehistorianRecord};
 use crate::source::{Input, Stream};
 use crate::stream_end;
 
 /// A DDNet teehistorian server recording.
 ///
 /// `header` is the JSON header as a dict; iterating gives the records as
-/// dicts (`kind`, `tick`, `offset`, fields, and `player`, the name of the
-/// client the record is about when known; a MESSAGE record's network
-/// message has its bytes in `data`, its name in `message`, `ClSay`, … or
-/// None when it does not decode, and its text, when it has one, in
-/// `text`). Each pass streams the source
-/// again in constant memory.
-#[pyclass(module = "gamefmt")]
+/// `TeehistorianRecord` objects (`kind`, `tick`, `offset`, the kind's
+/// fields, and `player`, the name of the client the record is about when
+/// known; a MESSAGE record's network message has its bytes in `data`, its
+/// name in `message`, `ClSay`, … or None when it does not decode, and its
+/// text, when it has one, in `text`), which also read as the dicts of
+/// earlier versions did (`r["kind"]`, `r.get("player")`, `to_dict()`).
+/// Each pass streams the source again in constant memory.
+#[pyclass(module = "gamefmt", extends = File)]
 pub struct Teehistorian {
-    input: Input,
     header: Option<PyObject>,
     end: Option<End>,
 }
 
 impl Teehistorian {
     /// A recording over `input`.
-    pub fn new(input: Input) -> Self {
-        Self {
-            input,
+    pub fn new(input: Input) -> PyClassInitializer<Self> {
+        PyClassInitializer::from(File::new(input, Format::Teehistorian)).add_subclass(Self {
             header: None,
             end: None,
-        }
+        })
     }
 }
 
@@ -143,89 +146,68 @@ fn ex_fields<'py>(py: Python<'py>, ex: &ExMessage<'_>) -> PyResult<Bound<'py, Py
     }
 }
 
-/// One record as a dict (`kind` and `player` given as Python strings;
-/// `protocol`, the client's, decodes a MESSAGE record's network message).
-fn record<'py>(
-    py: Python<'py>,
-    r: &Record<'_>,
-    kind: &Bound<'py, PyString>,
-    player: Option<Bound<'py, PyString>>,
-    protocol: gamefmt::Protocol,
-) -> PyResult<Bound<'py, PyDict>> {
-    let d = dict!(py, {
-        "kind" => kind,
-        "tick" => r.tick,
-        "offset" => r.offset,
-    })?;
-    match r.message {
-        Message::PlayerDiff { cid, dx, dy } => {
-            d.set_item(pyo3::intern!(py, "cid"), cid)?;
-            d.set_item(pyo3::intern!(py, "dx"), dx)?;
-            d.set_item(pyo3::intern!(py, "dy"), dy)?;
-        }
-        Message::Finish => {}
-        Message::TickSkip { dt } => d.set_item(pyo3::intern!(py, "dt"), dt)?,
-        Message::PlayerNew { cid, x, y } => {
-            d.set_item(pyo3::intern!(py, "cid"), cid)?;
-            d.set_item(pyo3::intern!(py, "x"), x)?;
-            d.set_item(pyo3::intern!(py, "y"), y)?;
-        }
-        Message::PlayerOld { cid } | Message::Join { cid } => {
-            d.set_item(pyo3::intern!(py, "cid"), cid)?
-        }
+/// The fields of a record of the rarer kinds (MESSAGE, DROP,
+/// CONSOLE_COMMAND, EX) as a dict, in order (`protocol`, the client's,
+/// decodes a MESSAGE record's network message); the common kinds' fields
+/// are kept inline.
+fn body(py: Python<'_>, message: &Message<'_>, protocol: gamefmt::Protocol) -> PyResult<Body> {
+    let d = match *message {
+        Message::PlayerDiff { cid, dx, dy } => return Ok(Body::Move { cid, dx, dy }),
         Message::InputDiff { cid, diff } => {
-            d.set_item(pyo3::intern!(py, "cid"), cid)?;
-            d.set_item(pyo3::intern!(py, "diff"), diff.to_vec())?;
+            return Ok(Body::Input {
+                cid,
+                new: false,
+                ints: diff,
+            });
         }
         Message::InputNew { cid, input } => {
-            d.set_item(pyo3::intern!(py, "cid"), cid)?;
-            d.set_item(pyo3::intern!(py, "input"), input.to_vec())?;
+            return Ok(Body::Input {
+                cid,
+                new: true,
+                ints: input,
+            });
         }
+        Message::PlayerNew { cid, x, y } => return Ok(Body::New { cid, x, y }),
+        Message::PlayerOld { cid } | Message::Join { cid } => return Ok(Body::Client { cid }),
+        Message::TickSkip { dt } => return Ok(Body::TickSkip { dt }),
+        Message::Finish => return Ok(Body::Empty),
         Message::PlayerMessage { cid, data } => {
-            d.set_item(pyo3::intern!(py, "cid"), cid)?;
-            d.set_item(pyo3::intern!(py, "data"), PyBytes::new(py, data))?;
-            let (message, text) = gamefmt_arrow::netmsg::describe(protocol, data);
-            d.set_item(pyo3::intern!(py, "message"), message)?;
+            let (name, text) = gamefmt_arrow::netmsg::describe(protocol, data);
+            let d = dict!(py, {"cid" => cid, "data" => PyBytes::new(py, data), "message" => name})?;
             if let Some(text) = text {
                 d.set_item(pyo3::intern!(py, "text"), text)?;
             }
+            d
         }
-        Message::Drop { cid, reason } => {
-            d.set_item(pyo3::intern!(py, "cid"), cid)?;
-            d.set_item(pyo3::intern!(py, "reason"), text(py, reason))?;
-        }
+        Message::Drop { cid, reason } => dict!(py, {"cid" => cid, "reason" => text(py, reason)})?,
         Message::ConsoleCommand {
             cid,
             flags,
             cmd,
             args,
         } => {
-            d.set_item(pyo3::intern!(py, "cid"), cid)?;
-            d.set_item(pyo3::intern!(py, "flags"), flags)?;
-            d.set_item(
-                pyo3::intern!(py, "source"),
-                CommandSource::of(cid, flags).name(),
-            )?;
-            d.set_item(pyo3::intern!(py, "cmd"), text(py, cmd))?;
             let list = PyList::empty(py);
             for a in args.iter() {
                 list.append(text(py, a))?;
             }
-            d.set_item(pyo3::intern!(py, "args"), list)?;
+            dict!(py, {
+                "cid" => cid,
+                "flags" => flags,
+                "source" => CommandSource::of(cid, flags).name(),
+                "cmd" => text(py, cmd),
+                "args" => list,
+            })?
         }
         Message::Ex(ex) => {
-            d.set_item(pyo3::intern!(py, "uuid"), ex.uuid.to_string())?;
-            d.set_item(pyo3::intern!(py, "name"), ex.name())?;
+            let d = dict!(py, {"uuid" => ex.uuid.to_string(), "name" => ex.name()})?;
             match ex.parse() {
                 Ok(typed) => d.set_item(pyo3::intern!(py, "fields"), ex_fields(py, &typed)?)?,
                 Err(e) => d.set_item(pyo3::intern!(py, "error"), e.to_string())?,
             }
+            d
         }
-    }
-    if let Some(name) = player {
-        d.set_item(pyo3::intern!(py, "player"), name)?;
-    }
-    Ok(d)
+    };
+    Ok(Body::Dict(d.unbind()))
 }
 
 #[pymethods]
@@ -239,20 +221,21 @@ impl Teehistorian {
     /// The JSON header as a dict (`version`, `game_uuid`, `map_name`,
     /// `server_version`, `start_time`, `config`, `tuning`, …).
     #[getter]
-    fn header(&mut self, py: Python<'_>) -> PyResult<PyObject> {
-        if let Some(h) = &self.header {
+    fn header(mut slf: PyRefMut<'_, Self>) -> PyResult<PyObject> {
+        let py = slf.py();
+        if let Some(h) = &slf.header {
             return Ok(h.clone_ref(py));
         }
-        let mut reader = Reader::new(self.input.stream(py)?);
+        let mut reader = Reader::new(slf.as_super().input.stream(py)?);
         let h = header_dict(py, &read_header(&mut reader)?)?;
-        self.header = Some(h.clone_ref(py));
+        slf.header = Some(h.clone_ref(py));
         Ok(h)
     }
 
     /// The header too: a recording has no other metadata.
     #[getter]
-    fn metadata(&mut self, py: Python<'_>) -> PyResult<PyObject> {
-        self.header(py)
+    fn metadata(slf: PyRefMut<'_, Self>) -> PyResult<PyObject> {
+        Self::header(slf)
     }
 
     /// How the last complete pass ended: `"complete"` (the FINISH
@@ -262,28 +245,30 @@ impl Teehistorian {
         self.end.map(stream_end)
     }
 
-    /// The records as dicts (a new pass).
-    fn records(slf: Bound<'_, Self>) -> PyResult<Py<Records>> {
+    /// The records (a new pass), as `TeehistorianRecord` objects: an
+    /// iterator (`itertools.chain`) over the `Records` chunks.
+    fn records<'py>(slf: Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
         let py = slf.py();
-        let mut reader = Reader::new(slf.borrow_mut().input.stream(py)?);
+        let stream = slf.borrow_mut().as_super().input.stream(py)?;
+        let mut reader = Reader::with_capacity(stream, READ_BUFFER);
         let h = header_dict(py, &read_header(&mut reader)?)?;
         slf.borrow_mut().header.get_or_insert(h);
-        Py::new(
-            py,
-            Records {
-                owner: slf.unbind(),
-                reader: Some(reader),
-                strings: Strings {
-                    names: Box::new(PlayerNames::new()),
-                    protocols: Box::default(),
-                    name_strings: Vec::new(),
-                    kind_strings: Vec::new(),
-                },
+        let chunks = Records {
+            owner: slf.unbind(),
+            reader: Some(reader),
+            failed: None,
+            strings: Strings {
+                names: Box::new(PlayerNames::new()),
+                protocols: Box::default(),
+                name_strings: Vec::new(),
             },
-        )
+        };
+        py.import(intern!(py, "itertools"))?
+            .getattr(intern!(py, "chain"))?
+            .call_method1(intern!(py, "from_iterable"), (chunks,))
     }
 
-    fn __iter__(slf: Bound<'_, Self>) -> PyResult<Py<Records>> {
+    fn __iter__<'py>(slf: Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
         Self::records(slf)
     }
 
@@ -292,79 +277,96 @@ impl Teehistorian {
     }
 }
 
-/// An iterator over a recording's records (dicts).
+/// The records of a pass in chunks: lists of up to [`CHUNK`]
+/// `TeehistorianRecord` objects, decoded one chunk per call, which
+/// `records()` chains into one iterator (so that the per-record step is
+/// CPython's own, not a call into the extension). A failure is raised
+/// after the records decoded before it.
 #[pyclass(module = "gamefmt")]
 pub struct Records {
     owner: Py<Teehistorian>,
     reader: Option<Reader<Stream>>,
+    /// An error met while filling a chunk, raised by the next call.
+    failed: Option<PyErr>,
     strings: Strings,
 }
 
-/// Player names tracked over the records, and the Python strings made
-/// for names and kinds (made once, not per record).
+/// Records per chunk.
+const CHUNK: usize = 256;
+
+/// The read buffer: fixed at 1 MiB, eight times the largest record
+/// (`MAX_RECORD`), so that a record is checked for wholeness ahead of its
+/// decode only in the buffer's last stretch (a header longer than it
+/// comes in pieces).
+const READ_BUFFER: usize = 1 << 20;
+
+/// Player names and protocols tracked over the records, and the names as
+/// Python strings (made once per name, not per record).
 struct Strings {
     names: Box<PlayerNames<MAX_CLIENTS>>,
     /// Each client's network protocol, to decode its messages.
     protocols: Box<ClientProtocols<MAX_CLIENTS>>,
-    /// Each client's name as last made a Python string, by client id
-    /// (records of one client share it until the name changes).
-    name_strings: Vec<Option<(Vec<u8>, Py<PyString>)>>,
-    /// Record kind names made Python strings once.
-    kind_strings: Vec<(&'static str, Py<PyString>)>,
+    /// Each client's name as a Python string, by client id (records of
+    /// one client share it); emptied by every record that may change a
+    /// name (any but a player's, an input or a tick skip).
+    name_strings: Vec<Option<Py<PyString>>>,
 }
 
 impl Strings {
-    /// The Python string of a kind name, made once.
-    fn kind<'py>(&mut self, py: Python<'py>, name: &'static str) -> Bound<'py, PyString> {
-        if let Some((_, s)) = self.kind_strings.iter().find(|(n, _)| *n == name) {
-            return s.bind(py).clone();
+    /// Follows `message`: names and protocols, and the name strings
+    /// made so far dropped when it may change a name.
+    fn apply(&mut self, message: &Message<'_>) {
+        self.names.apply(message);
+        self.protocols.apply(message);
+        let keeps_names = matches!(
+            message,
+            Message::PlayerDiff { .. }
+                | Message::PlayerNew { .. }
+                | Message::PlayerOld { .. }
+                | Message::InputDiff { .. }
+                | Message::InputNew { .. }
+                | Message::TickSkip { .. }
+        );
+        if !keeps_names {
+            self.name_strings.clear();
         }
-        let s = PyString::new(py, name);
-        self.kind_strings.push((name, s.clone().unbind()));
-        s
     }
 
-    /// The Python string of client `cid`'s name, remade only when it
-    /// changes.
-    fn player<'py>(&mut self, py: Python<'py>, cid: i32) -> Option<Bound<'py, PyString>> {
-        let name = self.names.get(cid)?;
+    /// Client `cid`'s name as a Python string, made once.
+    fn player(&mut self, py: Python<'_>, cid: i32) -> Option<Py<PyString>> {
         let index = usize::try_from(cid).ok()?;
+        if let Some(Some(s)) = self.name_strings.get(index) {
+            return Some(s.clone_ref(py));
+        }
+        let s = text(py, self.names.get(cid)?).unbind();
         if self.name_strings.len() <= index {
             self.name_strings
                 .resize_with(index.saturating_add(1), || None);
         }
-        let slot = self.name_strings.get_mut(index)?;
-        if let Some((bytes, s)) = slot.as_ref()
-            && bytes.as_slice() == name
-        {
-            return Some(s.bind(py).clone());
+        if let Some(slot) = self.name_strings.get_mut(index) {
+            *slot = Some(s.clone_ref(py));
         }
-        let s = text(py, name);
-        *slot = Some((name.to_vec(), s.clone().unbind()));
         Some(s)
     }
 }
 
-#[pymethods]
 impl Records {
-    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
-        slf
-    }
-
-    fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<Py<PyDict>>> {
+    /// The next record, `None` at the end (the pass's end recorded).
+    fn record<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, TeehistorianRecord>>> {
         let Some(reader) = self.reader.as_mut() else {
             return Ok(None);
         };
         match reader.next() {
-            Some(Ok(Item::Message(r))) => {
+            Some(Ok(Item::Message(ref r))) => {
                 let strings = &mut self.strings;
-                strings.names.apply(&r.message);
-                strings.protocols.apply(&r.message);
+                strings.apply(&r.message);
                 let cid = r.message.client_id();
                 let player = cid.and_then(|cid| strings.player(py, cid));
                 let protocol = cid.map_or(gamefmt::Protocol::V06, |c| strings.protocols.get(c));
-                let kind = strings.kind(py, r.message.kind().name());
-                Ok(Some(record(py, &r, &kind, player, protocol)?.unbind()))
+                let body = body(py, &r.message, protocol)?;
+                let kind = r.message.kind();
+                let record = TeehistorianRecord::new(kind, r.tick, r.offset, player, body);
+                Bound::new(py, record).map(Some)
             }
             Some(Ok(_)) => {
                 let at = reader.offset();
@@ -384,4 +386,33 @@ impl Records {
     }
 }
 
-crate::arrow::arrow_methods!(Teehistorian, gamefmt::Format::Teehistorian);
+#[pymethods]
+impl Records {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    /// The next chunk: a list of up to 256 records, None at the end.
+    fn __next__<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyList>>> {
+        if let Some(e) = self.failed.take() {
+            return Err(e);
+        }
+        // Gathered first, so that the list is made once at its size.
+        let mut chunk = Vec::with_capacity(CHUNK);
+        while chunk.len() < CHUNK {
+            match self.record(py) {
+                Ok(Some(record)) => chunk.push(record),
+                Ok(None) => break,
+                Err(e) if chunk.is_empty() => return Err(e),
+                Err(e) => {
+                    self.failed = Some(e);
+                    break;
+                }
+            }
+        }
+        if chunk.is_empty() {
+            return Ok(None);
+        }
+        PyList::new(py, chunk).map(Some)
+    }
+}

@@ -64,44 +64,70 @@ impl<const N: usize> PlayerState<N> {
     /// writes: a diff or PLAYER_OLD for a player not alive, PLAYER_NEW for
     /// one alive, INPUT_DIFF without an earlier input
     /// ([`ErrorKind::Corrupt`]). Error offsets are 0; use the record's.
+    #[inline]
     pub fn apply(&mut self, msg: &Message<'_>) -> Result<()> {
-        let Some(cid) = (match *msg {
-            Message::PlayerDiff { cid, .. }
-            | Message::PlayerNew { cid, .. }
-            | Message::PlayerOld { cid }
-            | Message::InputDiff { cid, .. }
-            | Message::InputNew { cid, .. } => Some(cid),
-            _ => None,
-        }) else {
-            return Ok(());
-        };
-        let player = usize::try_from(cid)
-            .ok()
-            .and_then(|i| self.players.get_mut(i))
-            .ok_or(Error::new(ErrorKind::OutOfBounds, 0))?;
-        match (*msg, player.pos, player.input) {
-            (Message::PlayerDiff { dx, dy, .. }, Some((x, y)), _) => {
-                player.pos = Some((x.wrapping_add(dx), y.wrapping_add(dy)));
-            }
-            (Message::PlayerNew { x, y, .. }, None, _) => player.pos = Some((x, y)),
-            (Message::PlayerOld { .. }, Some(_), _) => player.pos = None,
-            (Message::InputDiff { diff, .. }, _, Some(mut input)) => {
-                for (v, d) in input.iter_mut().zip(diff) {
-                    *v = v.wrapping_add(d);
+        // PLAYER_DIFF, most messages, inline: out of line, its dx and dy
+        // (stored apart by the decoder) were loaded as one word and the
+        // load waited for both stores.
+        if let Message::PlayerDiff { cid, dx, dy } = *msg {
+            return match &mut self.slot(cid)?.pos {
+                Some((x, y)) => {
+                    *x = x.wrapping_add(dx);
+                    *y = y.wrapping_add(dy);
+                    Ok(())
                 }
-                player.input = Some(input);
+                None => Err(dead()),
+            };
+        }
+        self.apply_other(msg)
+    }
+
+    /// [`Self::apply`] for the messages other than PLAYER_DIFF, each
+    /// updating its slot in place.
+    fn apply_other(&mut self, msg: &Message<'_>) -> Result<()> {
+        match *msg {
+            Message::PlayerNew { cid, x, y } => {
+                let pos = &mut self.slot(cid)?.pos;
+                if pos.is_some() {
+                    return Err(Error::corrupt("PLAYER_NEW for a living player", 0));
+                }
+                *pos = Some((x, y));
             }
-            (Message::InputNew { input, .. }, _, _) => player.input = Some(input),
-            (Message::PlayerNew { .. }, Some(_), _) => {
-                return Err(Error::corrupt("PLAYER_NEW for a living player", 0));
+            Message::PlayerOld { cid } => {
+                let pos = &mut self.slot(cid)?.pos;
+                if pos.is_none() {
+                    return Err(dead());
+                }
+                *pos = None;
             }
-            (Message::InputDiff { .. }, _, None) => {
-                return Err(Error::corrupt("INPUT_DIFF without earlier input", 0));
-            }
-            _ => return Err(Error::corrupt("player record for a dead player", 0)),
+            Message::InputDiff { cid, diff } => match &mut self.slot(cid)?.input {
+                Some(input) => {
+                    for (v, d) in input.iter_mut().zip(diff) {
+                        *v = v.wrapping_add(d);
+                    }
+                }
+                None => return Err(Error::corrupt("INPUT_DIFF without earlier input", 0)),
+            },
+            Message::InputNew { cid, input } => self.slot(cid)?.input = Some(input),
+            _ => {}
         }
         Ok(())
     }
+
+    /// The state of client id `cid`, writable; fails on an id outside
+    /// `0..N`.
+    #[inline]
+    fn slot(&mut self, cid: i32) -> Result<&mut Player> {
+        usize::try_from(cid)
+            .ok()
+            .and_then(|i| self.players.get_mut(i))
+            .ok_or(Error::new(ErrorKind::OutOfBounds, 0))
+    }
+}
+
+/// A diff or PLAYER_OLD for a player not alive.
+fn dead() -> Error {
+    Error::corrupt("player record for a dead player", 0)
 }
 
 #[cfg(test)]
