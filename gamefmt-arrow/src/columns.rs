@@ -103,6 +103,16 @@ impl Validity {
         self.bits(row).append_n(rows, true);
     }
 
+    /// Records `rows` null rows after row `row`.
+    #[inline]
+    fn extend_null(&mut self, row: usize, rows: usize) {
+        if self.bits.is_none() && self.nulls == row {
+            self.nulls = self.nulls.saturating_add(rows);
+            return;
+        }
+        self.bits(row).append_n(rows, false);
+    }
+
     /// The bitmap of the `row` rows so far, made the first time from
     /// them (all valid, `nulls == 0`, or all null).
     fn bits(&mut self, row: usize) -> &mut BooleanBufferBuilder {
@@ -216,6 +226,8 @@ pub trait Extend<V> {
     fn extend_options(&mut self, values: impl Iterator<Item = Option<V>> + Clone);
     /// Appends the `values`, none null.
     fn extend_values(&mut self, values: impl Iterator<Item = V>);
+    /// Appends `rows` nulls.
+    fn extend_nulls(&mut self, rows: usize);
 }
 
 impl<T: ArrowPrimitiveType> Extend<T::Native> for Primitive<T> {
@@ -232,6 +244,13 @@ impl<T: ArrowPrimitiveType> Extend<T::Native> for Primitive<T> {
         self.values.extend(values);
         self.valid
             .extend_valid(row, self.values.len().saturating_sub(row));
+    }
+
+    #[inline]
+    fn extend_nulls(&mut self, rows: usize) {
+        self.valid.extend_null(self.values.len(), rows);
+        self.values
+            .resize(self.values.len().saturating_add(rows), T::Native::default());
     }
 }
 
@@ -253,6 +272,12 @@ impl Extend<bool> for Bool {
         }
         self.valid
             .extend_valid(row, self.values.len().saturating_sub(row));
+    }
+
+    #[inline]
+    fn extend_nulls(&mut self, rows: usize) {
+        self.valid.extend_null(self.values.len(), rows);
+        self.values.append_n(rows, false);
     }
 }
 
@@ -479,7 +504,7 @@ mod tests {
 
     /// Rows appended a batch at a time give the same values and nulls as
     /// rows appended one by one, whichever way the batches split them and
-    /// whether a batch is all values.
+    /// whether a batch is all values, all nulls or mixed.
     #[test]
     fn extend_is_append() {
         let rows = [
@@ -503,7 +528,10 @@ mod tests {
                     for &v in part {
                         one.append_option(v);
                     }
-                    if part.iter().all(Option::is_some) {
+                    if !part.is_empty() && part.iter().all(Option::is_none) {
+                        batch.extend_nulls(part.len());
+                        flags.extend_nulls(part.len());
+                    } else if part.iter().all(Option::is_some) {
                         batch.extend_values(part.iter().flatten().copied());
                         flags.extend_values(part.iter().flatten().map(|&v| v > 4));
                     } else {

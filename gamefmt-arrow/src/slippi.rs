@@ -586,10 +586,13 @@ struct Events<E> {
     each: Vec<Option<E>>,
     /// Every row's, when every row has one, and the shortest of them.
     all: Option<(Vec<E>, E)>,
+    /// The longest (`None`: no row has one).
+    longest: Option<E>,
 }
 
 impl<E: Copy> Events<E> {
     fn new(each: Vec<Option<E>>, len: impl Fn(E) -> usize) -> Self {
+        let longest = each.iter().flatten().copied().max_by_key(|&e| len(e));
         let all = each
             .iter()
             .copied()
@@ -598,14 +601,19 @@ impl<E: Copy> Events<E> {
                 let shortest = all.iter().copied().min_by_key(|&e| len(e))?;
                 Some((all, shortest))
             });
-        Self { each, all }
+        Self { each, all, longest }
     }
 
-    /// Appends field `get` of each row's event to `column`. When every
-    /// row has the event and the shortest one has the field, every row
-    /// has it (a field exists when its event is long enough for it), and
-    /// the values are written without a validity check per row.
+    /// Appends field `get` of each row's event to `column`. A field
+    /// exists when its event is long enough for it: when the longest
+    /// event lacks it, every row is null; when every row has the event
+    /// and the shortest one has the field, every row has it, and the
+    /// values are written without a validity check per row.
     fn column<V: Default, C: Extend<V>>(&self, column: &mut C, get: impl Fn(E) -> Option<V>) {
+        if self.longest.is_none_or(|e| get(e).is_none()) {
+            column.extend_nulls(self.each.len());
+            return;
+        }
         match &self.all {
             Some((all, shortest)) if get(*shortest).is_some() => {
                 column.extend_values(all.iter().map(|&e| get(e).unwrap_or_default()));
