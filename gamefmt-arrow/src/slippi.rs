@@ -472,8 +472,10 @@ impl Walk {
         self.open.clear();
     }
 
-    fn event(&mut self, event: &Event<'_>) {
+    /// Handles one event; whether it closed a frame (adding its rows).
+    fn event(&mut self, event: &Event<'_>) -> bool {
         let placed = self.grouper.push(event);
+        let closed = placed.closes.is_some() || placed.completes.is_some();
         if let Some(closed) = placed.closes {
             self.close(closed);
         }
@@ -497,6 +499,7 @@ impl Walk {
             Event::GameEnd(e) => self.game.game_end = Some(e.bytes().to_vec()),
             _ => {}
         }
+        closed
     }
 
     fn finish(&mut self, end: &str) {
@@ -510,35 +513,40 @@ impl Walk {
 }
 
 impl Steps for Slippi {
+    /// Decodes events up to one that closes a frame (so that the rows are
+    /// counted once per frame, not once per event), or to the end.
     fn step(&mut self) -> Result<bool, Error> {
         if self.done {
             return Ok(false);
         }
         let walk = &mut self.walk;
-        let event = match self.reader.next() {
-            None => {
-                self.done = true;
-                let end = self.reader.end();
-                walk.finish(end.name());
-                return Ok(false);
-            }
-            Some(Err(e)) => {
-                self.done = true;
-                return Err(e.into());
-            }
-            Some(Ok(Item::Event(event))) => event,
-            Some(Ok(Item::Header { raw_len })) => {
-                walk.game.raw_len = raw_len;
+        loop {
+            let event = match self.reader.next() {
+                None => {
+                    self.done = true;
+                    let end = self.reader.end();
+                    walk.finish(end.name());
+                    return Ok(false);
+                }
+                Some(Err(e)) => {
+                    self.done = true;
+                    return Err(e.into());
+                }
+                Some(Ok(Item::Event(event))) => event,
+                Some(Ok(Item::Header { raw_len })) => {
+                    walk.game.raw_len = raw_len;
+                    continue;
+                }
+                Some(Ok(Item::Metadata(m))) => {
+                    walk.game.metadata = Some(m.to_vec());
+                    continue;
+                }
+                Some(Ok(_)) => continue,
+            };
+            if walk.event(&event) {
                 return Ok(true);
             }
-            Some(Ok(Item::Metadata(m))) => {
-                walk.game.metadata = Some(m.to_vec());
-                return Ok(true);
-            }
-            Some(Ok(_)) => return Ok(true),
-        };
-        walk.event(&event);
-        Ok(true)
+        }
     }
 
     fn pending(&self, table: Table) -> usize {
