@@ -251,7 +251,7 @@ fn open(
     let batch_rows = batch_rows.max(1);
     let source: Box<dyn Source> = match format {
         Format::Slippi => Box::new(Stepped::new(
-            slippi::Slippi::new(input, file, tables),
+            slippi::Slippi::new(input, file, tables, batch_rows),
             Table::of(format),
             batch_rows,
         )),

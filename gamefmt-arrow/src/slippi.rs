@@ -2,14 +2,12 @@
 //! of the events through [`gamefmt::slippi::Reader`] and
 //! [`FrameGrouper`]. A frame's events are kept (copied) until it closes, so
 //! its rows know whether it was a rollback re-send; its `frames` and
-//! `items` rows are then staged (their events' bytes copied once more)
-//! until a batch is taken, and split into columns a column at a time.
+//! `items` rows are then staged (their events' bytes copied once more),
+//! and split into columns a column at a time, [`CHUNK_ROWS`] rows at a
+//! time.
 
 use std::io::Read;
 use std::ops::Range;
-
-use arrow::datatypes::SchemaRef;
-use arrow::error::ArrowError;
 
 use arrow::record_batch::RecordBatch;
 use gamefmt::slippi::{
@@ -390,13 +388,18 @@ struct Walk {
     open: OpenFrame,
     game: Game,
     games: Option<Games>,
-    frames: Option<Staged<FrameRow>>,
-    items: Option<Staged<ItemRow>>,
+    frames: Option<(Frames, Staged<FrameRow>)>,
+    items: Option<(Items, Staged<ItemRow>)>,
 }
 
 impl Slippi {
     /// Reads `input` (a whole `.slp` stream) for the `tables` wanted.
-    pub fn new(input: Box<dyn Read + Send>, file: Option<String>, tables: &[Table]) -> Self {
+    pub fn new(
+        input: Box<dyn Read + Send>,
+        file: Option<String>,
+        tables: &[Table],
+        batch_rows: usize,
+    ) -> Self {
         let walk = Walk {
             file,
             grouper: FrameGrouper::new(),
@@ -405,8 +408,12 @@ impl Slippi {
             games: tables
                 .contains(&Table::SlippiGames)
                 .then(|| Games::with_capacity(1)),
-            frames: tables.contains(&Table::SlippiFrames).then(Staged::new),
-            items: tables.contains(&Table::SlippiItems).then(Staged::new),
+            frames: tables
+                .contains(&Table::SlippiFrames)
+                .then(|| (Frames::with_capacity(batch_rows), Staged::new())),
+            items: tables
+                .contains(&Table::SlippiItems)
+                .then(|| (Items::with_capacity(batch_rows), Staged::new())),
         };
         Self {
             reader: Reader::with_capacity(input, READ_BUFFER),
@@ -430,7 +437,8 @@ impl Walk {
         g.first_frame = Some(g.first_frame.map_or(number, |f| f.min(number)));
         g.last_frame = Some(g.last_frame.map_or(number, |f| f.max(number)));
         let open = &self.open;
-        if let Some(staged) = self.frames.as_mut() {
+        let file = self.file.as_deref();
+        if let Some((t, staged)) = self.frames.as_mut() {
             let start = parse(open.start.get(), start);
             let bookend = parse(open.bookend.get(), bookend);
             let start_random_seed = start.and_then(|s| s.random_seed());
@@ -456,8 +464,11 @@ impl Walk {
                     });
                 }
             }
+            if staged.rows.len() >= CHUNK_ROWS {
+                frame_columns(t, staged, file);
+            }
         }
-        if let Some(staged) = self.items.as_mut() {
+        if let Some((t, staged)) = self.items.as_mut() {
             for kept in open.items.iter().take(open.item_count) {
                 if let Some(i) = parse(kept.get(), item) {
                     let item = staged.keep(i.bytes());
@@ -467,6 +478,9 @@ impl Walk {
                         item,
                     });
                 }
+            }
+            if staged.rows.len() >= CHUNK_ROWS {
+                item_columns(t, staged, file);
             }
         }
         self.open.clear();
@@ -552,8 +566,16 @@ impl Steps for Slippi {
     fn pending(&self, table: Table) -> usize {
         match table {
             Table::SlippiGames => self.walk.games.as_ref().map_or(0, Games::len),
-            Table::SlippiFrames => self.walk.frames.as_ref().map_or(0, |s| s.rows.len()),
-            Table::SlippiItems => self.walk.items.as_ref().map_or(0, |s| s.rows.len()),
+            Table::SlippiFrames => self
+                .walk
+                .frames
+                .as_ref()
+                .map_or(0, |(t, s)| t.len().saturating_add(s.rows.len())),
+            Table::SlippiItems => self
+                .walk
+                .items
+                .as_ref()
+                .map_or(0, |(t, s)| t.len().saturating_add(s.rows.len())),
             _ => 0,
         }
     }
@@ -572,7 +594,10 @@ impl Steps for Slippi {
                 self.walk
                     .frames
                     .as_mut()
-                    .map(|s| frames_batch(s, file, schema))
+                    .map(|(t, s)| {
+                        frame_columns(t, s, file);
+                        t.finish(schema)
+                    })
                     .transpose()?
             }
             Table::SlippiItems => {
@@ -580,7 +605,10 @@ impl Steps for Slippi {
                 self.walk
                     .items
                     .as_mut()
-                    .map(|s| items_batch(s, file, schema))
+                    .map(|(t, s)| {
+                        item_columns(t, s, file);
+                        t.finish(schema)
+                    })
                     .transpose()?
             }
             _ => None,
@@ -631,13 +659,14 @@ impl<E: Copy> Events<E> {
     }
 }
 
-/// The staged `frames` rows as one batch, a column at a time; the
-/// staging is emptied.
-fn frames_batch(
-    staged: &mut Staged<FrameRow>,
-    file: Option<&str>,
-    schema: SchemaRef,
-) -> Result<RecordBatch, ArrowError> {
+/// Rows staged at most before they are split into columns: the staging
+/// and a pass per column over it stay in the processor's cache, whatever
+/// the batch size.
+const CHUNK_ROWS: usize = 512;
+
+/// Appends the staged `frames` rows to the columns, a column at a time;
+/// the staging is emptied.
+fn frame_columns(t: &mut Frames, staged: &mut Staged<FrameRow>, file: Option<&str>) {
     let rows = &staged.rows;
     let pre = Events::new(
         rows.iter()
@@ -651,7 +680,6 @@ fn frames_batch(
             .collect(),
         |e| e.bytes().len(),
     );
-    let mut t = Frames::with_capacity(0);
     t.file.extend(file, rows.len());
     t.frame.extend_values(rows.iter().map(|r| r.number));
     t.rollback.extend_values(rows.iter().map(|r| r.rollback));
@@ -734,16 +762,10 @@ fn frames_batch(
         post.column(column, |e| e.state_flags()?.get(i).copied());
     }
     staged.clear();
-    t.finish(schema)
 }
 
-/// The staged `items` rows as one batch, a column at a time; the
-/// staging is emptied.
-fn items_batch(
-    staged: &mut Staged<ItemRow>,
-    file: Option<&str>,
-    schema: SchemaRef,
-) -> Result<RecordBatch, ArrowError> {
+/// Appends the staged `items` rows to the columns, as [`frame_columns`].
+fn item_columns(t: &mut Items, staged: &mut Staged<ItemRow>, file: Option<&str>) {
     let rows = &staged.rows;
     let items = Events::new(
         rows.iter()
@@ -751,7 +773,6 @@ fn items_batch(
             .collect(),
         |i| i.bytes().len(),
     );
-    let mut t = Items::with_capacity(0);
     t.file.extend(file, rows.len());
     t.frame.extend_values(rows.iter().map(|r| r.number));
     t.rollback.extend_values(rows.iter().map(|r| r.rollback));
@@ -772,7 +793,6 @@ fn items_batch(
     items.column(&mut t.owner, |i| i.owner());
     items.column(&mut t.instance_id, |i| i.instance_id());
     staged.clear();
-    t.finish(schema)
 }
 
 /// A connect code's Shift-JIS bytes as text: ASCII, with the full-width
