@@ -97,7 +97,7 @@ impl Validity {
     /// Records `rows` valid rows after row `row`.
     #[inline]
     fn extend_valid(&mut self, row: usize, rows: usize) {
-        if self.bits.is_none() && self.nulls == 0 {
+        if rows == 0 || (self.bits.is_none() && self.nulls == 0) {
             return;
         }
         self.bits(row).append_n(rows, true);
@@ -106,6 +106,9 @@ impl Validity {
     /// Records `rows` null rows after row `row`.
     #[inline]
     fn extend_null(&mut self, row: usize, rows: usize) {
+        if rows == 0 {
+            return;
+        }
         if self.bits.is_none() && self.nulls == row {
             self.nulls = self.nulls.saturating_add(rows);
             return;
@@ -550,5 +553,12 @@ mod tests {
                 assert_eq!(got, want, "split {split}, {cut}");
             }
         }
+        // Empty extends of a column all valid make no bitmap.
+        let mut valid = Int32Column::create(0);
+        valid.extend_values([1, 2].into_iter());
+        valid.extend_nulls(0);
+        valid.extend_options(std::iter::empty());
+        valid.extend_values(std::iter::empty());
+        assert!(valid.finish_column().nulls().is_none());
     }
 }

@@ -668,6 +668,9 @@ const CHUNK_ROWS: usize = 512;
 /// the staging is emptied.
 fn frame_columns(t: &mut Frames, staged: &mut Staged<FrameRow>, file: Option<&str>) {
     let rows = &staged.rows;
+    if rows.is_empty() {
+        return;
+    }
     let pre = Events::new(
         rows.iter()
             .map(|r| r.pre.clone().map(|at| PreFrame::new(staged.get(at))))
@@ -767,6 +770,9 @@ fn frame_columns(t: &mut Frames, staged: &mut Staged<FrameRow>, file: Option<&st
 /// Appends the staged `items` rows to the columns, as [`frame_columns`].
 fn item_columns(t: &mut Items, staged: &mut Staged<ItemRow>, file: Option<&str>) {
     let rows = &staged.rows;
+    if rows.is_empty() {
+        return;
+    }
     let items = Events::new(
         rows.iter()
             .map(|r| Some(ItemUpdate::new(staged.get(r.item.clone()))))
