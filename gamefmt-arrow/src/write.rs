@@ -70,11 +70,14 @@ impl OutputFormat {
 /// Rows a Parquet row group holds at most.
 pub const ROW_GROUP_ROWS: usize = 1 << 17;
 /// Bytes a Parquet data or dictionary page holds at most (one of each is
-/// open per column while writing).
-pub const PAGE_BYTES: usize = 8 << 10;
+/// open per column while writing; a row group's close cuts them short).
+pub const PAGE_BYTES: usize = 64 << 10;
+/// Encoded bytes per column a Parquet row group of many columns holds at
+/// least before it closes (see [`ROW_GROUP_BYTES`]).
+pub const COLUMN_BYTES: usize = 32 << 10;
 /// Encoded bytes a Parquet row group holds at least before it closes
 /// (while open it is kept in memory); tables of many columns get
-/// [`PAGE_BYTES`] per column, so that their pages are not cut short.
+/// [`COLUMN_BYTES`] per column.
 pub const ROW_GROUP_BYTES: usize = 128 << 10;
 /// Row groups a Parquet part file holds at most.
 pub const PART_ROW_GROUPS: usize = 16;
@@ -267,7 +270,7 @@ impl Encoder {
     fn limit(&self) -> usize {
         self.writers
             .len()
-            .saturating_mul(PAGE_BYTES)
+            .saturating_mul(COLUMN_BYTES)
             .max(ROW_GROUP_BYTES)
     }
 
