@@ -9,6 +9,9 @@
 use std::io::Read;
 use std::ops::Range;
 
+use arrow::datatypes::SchemaRef;
+use arrow::error::ArrowError;
+
 use arrow::record_batch::RecordBatch;
 use gamefmt::slippi::{
     ClosedFrame, Event, FRAME_PLAYERS, FinalPosts, FrameBookend, FrameGrouper, FrameStart, GameEnd,
@@ -18,7 +21,7 @@ use gamefmt::slippi::{
 
 use crate::columns::{
     BinaryColumn, Bool, Extend, FileColumn, Float32Column, Int8Column, Int32Column, Int64Column,
-    IntList, StringColumn, UInt8Column, UInt16Column, UInt32Column, table,
+    IntList, Rows, StringColumn, UInt8Column, UInt16Column, UInt32Column, table,
 };
 use crate::source::{READ_BUFFER, Steps};
 use crate::{Error, Table};
@@ -465,7 +468,7 @@ impl Walk {
                 }
             }
             if staged.rows.len() >= CHUNK_ROWS {
-                frame_columns(t, staged, file);
+                split(t, staged, file, frame_columns);
             }
         }
         if let Some((t, staged)) = self.items.as_mut() {
@@ -480,7 +483,7 @@ impl Walk {
                 }
             }
             if staged.rows.len() >= CHUNK_ROWS {
-                item_columns(t, staged, file);
+                split(t, staged, file, item_columns);
             }
         }
         self.open.clear();
@@ -566,16 +569,8 @@ impl Steps for Slippi {
     fn pending(&self, table: Table) -> usize {
         match table {
             Table::SlippiGames => self.walk.games.as_ref().map_or(0, Games::len),
-            Table::SlippiFrames => self
-                .walk
-                .frames
-                .as_ref()
-                .map_or(0, |(t, s)| t.len().saturating_add(s.rows.len())),
-            Table::SlippiItems => self
-                .walk
-                .items
-                .as_ref()
-                .map_or(0, |(t, s)| t.len().saturating_add(s.rows.len())),
+            Table::SlippiFrames => pending_split(self.walk.frames.as_ref()),
+            Table::SlippiItems => pending_split(self.walk.items.as_ref()),
             _ => 0,
         }
     }
@@ -591,28 +586,50 @@ impl Steps for Slippi {
                 .transpose()?,
             Table::SlippiFrames => {
                 let file = self.walk.file.as_deref();
-                self.walk
-                    .frames
-                    .as_mut()
-                    .map(|(t, s)| {
-                        frame_columns(t, s, file);
-                        t.finish(schema)
-                    })
-                    .transpose()?
+                take_split(self.walk.frames.as_mut(), file, schema, frame_columns)?
             }
             Table::SlippiItems => {
                 let file = self.walk.file.as_deref();
-                self.walk
-                    .items
-                    .as_mut()
-                    .map(|(t, s)| {
-                        item_columns(t, s, file);
-                        t.finish(schema)
-                    })
-                    .transpose()?
+                take_split(self.walk.items.as_mut(), file, schema, item_columns)?
             }
             _ => None,
         })
+    }
+}
+
+/// The rows of a table whose rows are staged before they are split
+/// into its columns: those in the columns and those staged.
+fn pending_split<T: Rows, R>(table: Option<&(T, Staged<R>)>) -> usize {
+    table.map_or(0, |(t, s)| t.rows().saturating_add(s.rows.len()))
+}
+
+/// Those rows as one batch: the staged ones are split (by `columns`)
+/// into the columns first.
+fn take_split<T: Rows, R>(
+    table: Option<&mut (T, Staged<R>)>,
+    file: Option<&str>,
+    schema: SchemaRef,
+    columns: fn(&mut T, &Staged<R>, Option<&str>),
+) -> Result<Option<RecordBatch>, ArrowError> {
+    table
+        .map(|(t, s)| {
+            split(t, s, file, columns);
+            t.batch(schema)
+        })
+        .transpose()
+}
+
+/// Appends the staged rows to the columns (by `columns`, when there are
+/// any) and empties the staging.
+fn split<T, R>(
+    t: &mut T,
+    staged: &mut Staged<R>,
+    file: Option<&str>,
+    columns: fn(&mut T, &Staged<R>, Option<&str>),
+) {
+    if !staged.rows.is_empty() {
+        columns(t, staged, file);
+        staged.clear();
     }
 }
 
@@ -664,13 +681,9 @@ impl<E: Copy> Events<E> {
 /// the batch size.
 const CHUNK_ROWS: usize = 512;
 
-/// Appends the staged `frames` rows to the columns, a column at a time;
-/// the staging is emptied.
-fn frame_columns(t: &mut Frames, staged: &mut Staged<FrameRow>, file: Option<&str>) {
+/// Appends the staged `frames` rows to the columns, a column at a time.
+fn frame_columns(t: &mut Frames, staged: &Staged<FrameRow>, file: Option<&str>) {
     let rows = &staged.rows;
-    if rows.is_empty() {
-        return;
-    }
     let pre = Events::new(
         rows.iter()
             .map(|r| r.pre.clone().map(|at| PreFrame::new(staged.get(at))))
@@ -764,15 +777,11 @@ fn frame_columns(t: &mut Frames, staged: &mut Staged<FrameRow>, file: Option<&st
     {
         post.column(column, |e| e.state_flags()?.get(i).copied());
     }
-    staged.clear();
 }
 
 /// Appends the staged `items` rows to the columns, as [`frame_columns`].
-fn item_columns(t: &mut Items, staged: &mut Staged<ItemRow>, file: Option<&str>) {
+fn item_columns(t: &mut Items, staged: &Staged<ItemRow>, file: Option<&str>) {
     let rows = &staged.rows;
-    if rows.is_empty() {
-        return;
-    }
     let items = Events::new(
         rows.iter()
             .map(|r| Some(ItemUpdate::new(staged.get(r.item.clone()))))
@@ -798,7 +807,6 @@ fn item_columns(t: &mut Items, staged: &mut Staged<ItemRow>, file: Option<&str>)
     items.column(&mut t.charge_power, |i| i.charge_power());
     items.column(&mut t.owner, |i| i.owner());
     items.column(&mut t.instance_id, |i| i.instance_id());
-    staged.clear();
 }
 
 /// A connect code's Shift-JIS bytes as text: ASCII, with the full-width
