@@ -74,7 +74,7 @@ pub const ROW_GROUP_ROWS: usize = 1 << 17;
 pub const PAGE_BYTES: usize = 64 << 10;
 /// Encoded bytes per column a Parquet row group of many columns holds at
 /// least before it closes (see [`ROW_GROUP_BYTES`]).
-pub const COLUMN_BYTES: usize = 32 << 10;
+pub const COLUMN_BYTES: usize = 24 << 10;
 /// Encoded bytes a Parquet row group holds at least before it closes
 /// (while open it is kept in memory); tables of many columns get
 /// [`COLUMN_BYTES`] per column.
@@ -288,13 +288,19 @@ impl Encoder {
         Ok(())
     }
 
+    /// The row group's column chunks, and their bytes as written (the
+    /// estimate while open counts open pages before compression).
     fn finish(self) -> Result<(Group, usize), Error> {
-        let bytes = self.bytes();
-        let chunks = self
+        let chunks: Vec<ArrowColumnChunk> = self
             .writers
             .into_iter()
             .map(ArrowColumnWriter::close)
             .collect::<Result<_, _>>()?;
+        let bytes = chunks
+            .iter()
+            .map(|c| c.close().bytes_written)
+            .fold(0, u64::saturating_add);
+        let bytes = usize::try_from(bytes).unwrap_or(usize::MAX);
         Ok((Group::Parquet(chunks), bytes))
     }
 }
