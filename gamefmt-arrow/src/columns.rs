@@ -3,8 +3,9 @@
 //! (the crate docs' column list) all come.
 //!
 //! Numbers and booleans go into plain vectors ([`Primitive`], [`Bool`]),
-//! appended inline, with a validity bitmap made only once a row is null;
-//! a batch's arrays are made from those buffers without copying. Strings,
+//! appended inline a row at a time or a batch at a time ([`Extend`]), with
+//! a validity bitmap made only once a row is null; a batch's arrays are
+//! made from those buffers without copying. Strings,
 //! bytes and lists use Arrow's builders.
 
 use std::sync::Arc;
@@ -63,17 +64,67 @@ impl Validity {
         self.push_slow(row, valid);
     }
 
-    /// [`Self::push`] once the rows mix: the bitmap, made the first time
-    /// from the rows so far (all valid, `nulls == 0`, or all null).
+    /// [`Self::push`] once the rows mix.
     #[cold]
     fn push_slow(&mut self, row: usize, valid: bool) {
+        self.bits(row).append(valid);
+    }
+
+    /// Records the rows after row `row` (the rows before it all
+    /// recorded), valid where `valid` says so: counted first (a column
+    /// all valid or all null keeps no bitmap), each one recorded only
+    /// when they mix.
+    #[inline]
+    fn extend(&mut self, row: usize, valid: impl Iterator<Item = bool> + Clone) {
+        if self.bits.is_none() {
+            let (rows, valid_rows) = valid.clone().fold((0usize, 0usize), |(n, v), ok| {
+                (n.saturating_add(1), v.saturating_add(usize::from(ok)))
+            });
+            if valid_rows == rows && self.nulls == 0 {
+                return;
+            }
+            if valid_rows == 0 && self.nulls == row {
+                self.nulls = self.nulls.saturating_add(rows);
+                return;
+            }
+        }
+        let bits = self.bits(row);
+        for ok in valid {
+            bits.append(ok);
+        }
+    }
+
+    /// Records `rows` valid rows after row `row`.
+    #[inline]
+    fn extend_valid(&mut self, row: usize, rows: usize) {
+        if rows == 0 || (self.bits.is_none() && self.nulls == 0) {
+            return;
+        }
+        self.bits(row).append_n(rows, true);
+    }
+
+    /// Records `rows` null rows after row `row`.
+    #[inline]
+    fn extend_null(&mut self, row: usize, rows: usize) {
+        if rows == 0 {
+            return;
+        }
+        if self.bits.is_none() && self.nulls == row {
+            self.nulls = self.nulls.saturating_add(rows);
+            return;
+        }
+        self.bits(row).append_n(rows, false);
+    }
+
+    /// The bitmap of the `row` rows so far, made the first time from
+    /// them (all valid, `nulls == 0`, or all null).
+    fn bits(&mut self, row: usize) -> &mut BooleanBufferBuilder {
         let nulls = std::mem::take(&mut self.nulls);
-        let bits = self.bits.get_or_insert_with(|| {
+        self.bits.get_or_insert_with(|| {
             let mut bits = BooleanBufferBuilder::new(row.saturating_add(1).max(FIRST_ROWS));
             bits.append_n(row, nulls == 0);
             bits
-        });
-        bits.append(valid);
+        })
     }
 
     /// The nulls of the `rows` rows so far (`None`: none), emptied.
@@ -169,6 +220,70 @@ impl Column for Bool {
     }
 }
 
+/// A column appended a batch at a time, a loop per column (room
+/// reserved once, no per-row validity when every row is a value).
+pub trait Extend<V> {
+    /// Appends a value or a null per item of `values`: the values are
+    /// written in one pass and their validity counted in another, so
+    /// `values` is iterated twice and should be cheap to repeat.
+    fn extend_options(&mut self, values: impl Iterator<Item = Option<V>> + Clone);
+    /// Appends the `values`, none null.
+    fn extend_values(&mut self, values: impl Iterator<Item = V>);
+    /// Appends `rows` nulls.
+    fn extend_nulls(&mut self, rows: usize);
+}
+
+impl<T: ArrowPrimitiveType> Extend<T::Native> for Primitive<T> {
+    #[inline]
+    fn extend_options(&mut self, values: impl Iterator<Item = Option<T::Native>> + Clone) {
+        self.valid
+            .extend(self.values.len(), values.clone().map(|v| v.is_some()));
+        self.values.extend(values.map(Option::unwrap_or_default));
+    }
+
+    #[inline]
+    fn extend_values(&mut self, values: impl Iterator<Item = T::Native>) {
+        let row = self.values.len();
+        self.values.extend(values);
+        self.valid
+            .extend_valid(row, self.values.len().saturating_sub(row));
+    }
+
+    #[inline]
+    fn extend_nulls(&mut self, rows: usize) {
+        self.valid.extend_null(self.values.len(), rows);
+        self.values
+            .resize(self.values.len().saturating_add(rows), T::Native::default());
+    }
+}
+
+impl Extend<bool> for Bool {
+    #[inline]
+    fn extend_options(&mut self, values: impl Iterator<Item = Option<bool>> + Clone) {
+        self.valid
+            .extend(self.values.len(), values.clone().map(|v| v.is_some()));
+        for value in values {
+            self.values.append(value.unwrap_or_default());
+        }
+    }
+
+    #[inline]
+    fn extend_values(&mut self, values: impl Iterator<Item = bool>) {
+        let row = self.values.len();
+        for value in values {
+            self.values.append(value);
+        }
+        self.valid
+            .extend_valid(row, self.values.len().saturating_sub(row));
+    }
+
+    #[inline]
+    fn extend_nulls(&mut self, rows: usize) {
+        self.valid.extend_null(self.values.len(), rows);
+        self.values.append_n(rows, false);
+    }
+}
+
 /// `Int8` column.
 pub type Int8Column = Primitive<Int8Type>;
 /// `Int32` column.
@@ -238,6 +353,16 @@ impl FileColumn {
             self.name = file.map(Arc::from);
         }
         self.rows = self.rows.saturating_add(1);
+    }
+
+    /// Appends `rows` rows of `file` ([`Self::append_option`] `rows`
+    /// times).
+    #[inline]
+    pub fn extend(&mut self, file: Option<&str>, rows: usize) {
+        if self.rows == 0 && rows > 0 {
+            self.name = file.map(Arc::from);
+        }
+        self.rows = self.rows.saturating_add(rows);
     }
 }
 
@@ -426,5 +551,62 @@ mod tests {
             let want: Vec<Option<bool>> = rows.iter().map(|v| v.map(|v| v > 1)).collect();
             assert_eq!(got, want);
         }
+    }
+
+    /// Rows appended a batch at a time give the same values and nulls as
+    /// rows appended one by one, whichever way the batches split them and
+    /// whether a batch is all values, all nulls or mixed.
+    #[test]
+    fn extend_is_append() {
+        let rows = [
+            None,
+            None,
+            Some(3),
+            Some(4),
+            Some(5),
+            None,
+            Some(7),
+            Some(8),
+        ];
+        for split in 0..=rows.len() {
+            for cut in split..=rows.len() {
+                let (a, rest) = rows.split_at(split);
+                let (b, c) = rest.split_at(cut.saturating_sub(split));
+                let mut one = Int32Column::create(0);
+                let mut batch = Int32Column::create(0);
+                let mut flags = Bool::create(0);
+                for part in [a, b, c] {
+                    for &v in part {
+                        one.append_option(v);
+                    }
+                    if !part.is_empty() && part.iter().all(Option::is_none) {
+                        batch.extend_nulls(part.len());
+                        flags.extend_nulls(part.len());
+                    } else if part.iter().all(Option::is_some) {
+                        batch.extend_values(part.iter().flatten().copied());
+                        flags.extend_values(part.iter().flatten().map(|&v| v > 4));
+                    } else {
+                        batch.extend_options(part.iter().copied());
+                        flags.extend_options(part.iter().map(|v| v.map(|v| v > 4)));
+                    }
+                }
+                let want = one.finish_column();
+                let got = batch.finish_column();
+                assert_eq!(
+                    got.as_primitive::<Int32Type>(),
+                    want.as_primitive::<Int32Type>()
+                );
+                let got: Vec<Option<bool>> = flags.finish_column().as_boolean().iter().collect();
+                let want: Vec<Option<bool>> = rows.iter().map(|v| v.map(|v| v > 4)).collect();
+                assert_eq!(got, want, "split {split}, {cut}");
+            }
+        }
+        // Empty extends of a column all valid make no bitmap.
+        let mut valid = Int32Column::create(0);
+        valid.extend_values([1, 2].into_iter());
+        valid.extend_nulls(0);
+        valid.extend_options(std::iter::empty());
+        valid.extend_values(std::iter::empty());
+        assert!(valid.finish_column().nulls().is_none());
     }
 }

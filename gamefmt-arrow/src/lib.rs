@@ -68,8 +68,8 @@ use crate::source::{Source, Stepped, Threaded};
 
 pub use error::Error;
 pub use write::{
-    Dataset, OutputFormat, PACK_BYTES, PAGE_BYTES, PART_BATCHES, PART_ROW_GROUPS, PartWriter,
-    ROW_GROUP_BYTES, ROW_GROUP_ROWS, Written,
+    COLUMN_BYTES, Dataset, OutputFormat, PACK_BYTES, PAGE_BYTES, PART_BATCHES, PART_ROW_GROUPS,
+    PartWriter, ROW_GROUP_BYTES, ROW_GROUP_ROWS, Written,
 };
 
 /// One table of the export: its format and name give its folder

@@ -1,9 +1,16 @@
 //! Slippi replays: the `games`, `frames` and `items` tables, from one walk
 //! of the events through [`gamefmt::slippi::Reader`] and
 //! [`FrameGrouper`]. A frame's events are kept (copied) until it closes, so
-//! its rows know whether it was a rollback re-send; nothing else is kept.
+//! its rows know whether it was a rollback re-send; its `frames` and
+//! `items` rows are then staged (their events' bytes copied once more),
+//! and split into columns a column at a time, [`CHUNK_ROWS`] rows at a
+//! time.
 
 use std::io::Read;
+use std::ops::Range;
+
+use arrow::datatypes::SchemaRef;
+use arrow::error::ArrowError;
 
 use arrow::record_batch::RecordBatch;
 use gamefmt::slippi::{
@@ -13,8 +20,8 @@ use gamefmt::slippi::{
 };
 
 use crate::columns::{
-    BinaryColumn, Bool, FileColumn, Float32Column, Int8Column, Int32Column, Int64Column, IntList,
-    StringColumn, UInt8Column, UInt16Column, UInt32Column, table,
+    BinaryColumn, Bool, Extend, FileColumn, Float32Column, Int8Column, Int32Column, Int64Column,
+    IntList, Rows, StringColumn, UInt8Column, UInt16Column, UInt32Column, table,
 };
 use crate::source::{READ_BUFFER, Steps};
 use crate::{Error, Table};
@@ -251,6 +258,63 @@ impl OpenFrame {
     }
 }
 
+/// Rows waiting for their batch, turned into columns a whole batch at a
+/// time (a loop per column, not 60 appends per row): each row's own
+/// facts, and its events' bytes, copied into one buffer.
+struct Staged<R> {
+    rows: Vec<R>,
+    bytes: Vec<u8>,
+}
+
+impl<R> Staged<R> {
+    fn new() -> Self {
+        Self {
+            rows: Vec::new(),
+            bytes: Vec::new(),
+        }
+    }
+
+    /// Copies an event's bytes; where they lie.
+    fn keep(&mut self, bytes: &[u8]) -> Range<usize> {
+        let start = self.bytes.len();
+        self.bytes.extend_from_slice(bytes);
+        start..self.bytes.len()
+    }
+
+    /// The bytes kept at `range` (empty for a range not kept).
+    fn get(&self, range: Range<usize>) -> &[u8] {
+        self.bytes.get(range).unwrap_or_default()
+    }
+
+    /// Forgets the rows and their bytes (their room is kept).
+    fn clear(&mut self) {
+        self.rows.clear();
+        self.bytes.clear();
+    }
+}
+
+/// A `frames` row waiting for its batch.
+struct FrameRow {
+    number: i32,
+    rollback: bool,
+    port: u8,
+    follower: bool,
+    start_random_seed: Option<u32>,
+    scene_frame_counter: Option<u32>,
+    latest_finalized_frame: Option<i32>,
+    /// The Pre- and Post-Frame Update's bytes in [`Staged::bytes`].
+    pre: Option<Range<usize>>,
+    post: Option<Range<usize>>,
+}
+
+/// An `items` row waiting for its batch: its Item Update's bytes in
+/// [`Staged::bytes`].
+struct ItemRow {
+    number: i32,
+    rollback: bool,
+    item: Range<usize>,
+}
+
 fn parse<'a, T>(bytes: Option<&'a [u8]>, pick: fn(Event<'a>) -> Option<T>) -> Option<T> {
     pick(Event::parse(bytes?))
 }
@@ -327,8 +391,8 @@ struct Walk {
     open: OpenFrame,
     game: Game,
     games: Option<Games>,
-    frames: Option<Frames>,
-    items: Option<Items>,
+    frames: Option<(Frames, Staged<FrameRow>)>,
+    items: Option<(Items, Staged<ItemRow>)>,
 }
 
 impl Slippi {
@@ -349,10 +413,10 @@ impl Slippi {
                 .then(|| Games::with_capacity(1)),
             frames: tables
                 .contains(&Table::SlippiFrames)
-                .then(|| Frames::with_capacity(batch_rows)),
+                .then(|| (Frames::with_capacity(batch_rows), Staged::new())),
             items: tables
                 .contains(&Table::SlippiItems)
-                .then(|| Items::with_capacity(batch_rows)),
+                .then(|| (Items::with_capacity(batch_rows), Staged::new())),
         };
         Self {
             reader: Reader::with_capacity(input, READ_BUFFER),
@@ -375,45 +439,60 @@ impl Walk {
         }
         g.first_frame = Some(g.first_frame.map_or(number, |f| f.min(number)));
         g.last_frame = Some(g.last_frame.map_or(number, |f| f.max(number)));
-        let file = self.file.as_deref();
         let open = &self.open;
-        if let Some(t) = self.frames.as_mut() {
+        let file = self.file.as_deref();
+        if let Some((t, staged)) = self.frames.as_mut() {
             let start = parse(open.start.get(), start);
             let bookend = parse(open.bookend.get(), bookend);
-            for (index, pair) in (1u8..).zip(open.characters.iter()) {
+            let start_random_seed = start.and_then(|s| s.random_seed());
+            let scene_frame_counter = start.and_then(|s| s.scene_frame_counter());
+            let latest_finalized_frame = bookend.and_then(|b| b.latest_finalized_frame());
+            for (port, pair) in (1u8..).zip(open.characters.iter()) {
                 for (follower, (pre_kept, post_kept)) in [false, true].into_iter().zip(pair) {
                     if !pre_kept.set && !post_kept.set {
                         continue;
                     }
-                    let p = parse(pre_kept.get(), pre);
-                    let q = parse(post_kept.get(), post);
-                    frame_row(
-                        t,
-                        file,
+                    let pre = parse(pre_kept.get(), pre).map(|p| staged.keep(p.bytes()));
+                    let post = parse(post_kept.get(), post).map(|q| staged.keep(q.bytes()));
+                    staged.rows.push(FrameRow {
                         number,
-                        is_rollback,
-                        index,
+                        rollback: is_rollback,
+                        port,
                         follower,
-                        start,
-                        bookend,
-                        p,
-                        q,
-                    );
+                        start_random_seed,
+                        scene_frame_counter,
+                        latest_finalized_frame,
+                        pre,
+                        post,
+                    });
                 }
             }
+            if staged.rows.len() >= CHUNK_ROWS {
+                split(t, staged, file, frame_columns);
+            }
         }
-        if let Some(t) = self.items.as_mut() {
+        if let Some((t, staged)) = self.items.as_mut() {
             for kept in open.items.iter().take(open.item_count) {
                 if let Some(i) = parse(kept.get(), item) {
-                    item_row(t, file, number, is_rollback, &i);
+                    let item = staged.keep(i.bytes());
+                    staged.rows.push(ItemRow {
+                        number,
+                        rollback: is_rollback,
+                        item,
+                    });
                 }
+            }
+            if staged.rows.len() >= CHUNK_ROWS {
+                split(t, staged, file, item_columns);
             }
         }
         self.open.clear();
     }
 
-    fn event(&mut self, event: &Event<'_>) {
+    /// Handles one event; whether it closed a frame (adding its rows).
+    fn event(&mut self, event: &Event<'_>) -> bool {
         let placed = self.grouper.push(event);
+        let closed = placed.closes.is_some() || placed.completes.is_some();
         if let Some(closed) = placed.closes {
             self.close(closed);
         }
@@ -437,6 +516,7 @@ impl Walk {
             Event::GameEnd(e) => self.game.game_end = Some(e.bytes().to_vec()),
             _ => {}
         }
+        closed
     }
 
     fn finish(&mut self, end: &str) {
@@ -450,42 +530,47 @@ impl Walk {
 }
 
 impl Steps for Slippi {
+    /// Decodes events up to one that closes a frame (so that the rows are
+    /// counted once per frame, not once per event), or to the end.
     fn step(&mut self) -> Result<bool, Error> {
         if self.done {
             return Ok(false);
         }
         let walk = &mut self.walk;
-        let event = match self.reader.next() {
-            None => {
-                self.done = true;
-                let end = self.reader.end();
-                walk.finish(end.name());
-                return Ok(false);
-            }
-            Some(Err(e)) => {
-                self.done = true;
-                return Err(e.into());
-            }
-            Some(Ok(Item::Event(event))) => event,
-            Some(Ok(Item::Header { raw_len })) => {
-                walk.game.raw_len = raw_len;
+        loop {
+            let event = match self.reader.next() {
+                None => {
+                    self.done = true;
+                    let end = self.reader.end();
+                    walk.finish(end.name());
+                    return Ok(false);
+                }
+                Some(Err(e)) => {
+                    self.done = true;
+                    return Err(e.into());
+                }
+                Some(Ok(Item::Event(event))) => event,
+                Some(Ok(Item::Header { raw_len })) => {
+                    walk.game.raw_len = raw_len;
+                    continue;
+                }
+                Some(Ok(Item::Metadata(m))) => {
+                    walk.game.metadata = Some(m.to_vec());
+                    continue;
+                }
+                Some(Ok(_)) => continue,
+            };
+            if walk.event(&event) {
                 return Ok(true);
             }
-            Some(Ok(Item::Metadata(m))) => {
-                walk.game.metadata = Some(m.to_vec());
-                return Ok(true);
-            }
-            Some(Ok(_)) => return Ok(true),
-        };
-        walk.event(&event);
-        Ok(true)
+        }
     }
 
     fn pending(&self, table: Table) -> usize {
         match table {
             Table::SlippiGames => self.walk.games.as_ref().map_or(0, Games::len),
-            Table::SlippiFrames => self.walk.frames.as_ref().map_or(0, Frames::len),
-            Table::SlippiItems => self.walk.items.as_ref().map_or(0, Items::len),
+            Table::SlippiFrames => pending_split(self.walk.frames.as_ref()),
+            Table::SlippiItems => pending_split(self.walk.items.as_ref()),
             _ => 0,
         }
     }
@@ -499,162 +584,229 @@ impl Steps for Slippi {
                 .as_mut()
                 .map(|t| t.finish(schema))
                 .transpose()?,
-            Table::SlippiFrames => self
-                .walk
-                .frames
-                .as_mut()
-                .map(|t| t.finish(schema))
-                .transpose()?,
-            Table::SlippiItems => self
-                .walk
-                .items
-                .as_mut()
-                .map(|t| t.finish(schema))
-                .transpose()?,
+            Table::SlippiFrames => {
+                let file = self.walk.file.as_deref();
+                take_split(self.walk.frames.as_mut(), file, schema, frame_columns)?
+            }
+            Table::SlippiItems => {
+                let file = self.walk.file.as_deref();
+                take_split(self.walk.items.as_mut(), file, schema, item_columns)?
+            }
             _ => None,
         })
     }
 }
 
-#[expect(clippy::too_many_arguments, reason = "one frame row's parts")]
-fn frame_row(
-    t: &mut Frames,
-    file: Option<&str>,
-    number: i32,
-    rollback: bool,
-    port: u8,
-    follower: bool,
-    start: Option<FrameStart<'_>>,
-    bookend: Option<FrameBookend<'_>>,
-    p: Option<PreFrame<'_>>,
-    q: Option<PostFrame<'_>>,
-) {
-    t.file.append_option(file);
-    t.frame.append_value(number);
-    t.rollback.append_value(rollback);
-    t.port.append_value(port);
-    t.follower.append_value(follower);
-    t.start_random_seed
-        .append_option(start.and_then(|s| s.random_seed()));
-    t.scene_frame_counter
-        .append_option(start.and_then(|s| s.scene_frame_counter()));
-    t.latest_finalized_frame
-        .append_option(bookend.and_then(|b| b.latest_finalized_frame()));
-    t.pre_random_seed
-        .append_option(p.and_then(|p| p.random_seed()));
-    t.pre_action_state
-        .append_option(p.and_then(|p| p.action_state()));
-    t.pre_position_x
-        .append_option(p.and_then(|p| p.position_x()));
-    t.pre_position_y
-        .append_option(p.and_then(|p| p.position_y()));
-    t.pre_facing_direction
-        .append_option(p.and_then(|p| p.facing_direction()));
-    t.pre_joystick_x
-        .append_option(p.and_then(|p| p.joystick_x()));
-    t.pre_joystick_y
-        .append_option(p.and_then(|p| p.joystick_y()));
-    t.pre_cstick_x.append_option(p.and_then(|p| p.cstick_x()));
-    t.pre_cstick_y.append_option(p.and_then(|p| p.cstick_y()));
-    t.pre_trigger.append_option(p.and_then(|p| p.trigger()));
-    t.pre_buttons.append_option(p.and_then(|p| p.buttons()));
-    t.pre_physical_buttons
-        .append_option(p.and_then(|p| p.physical_buttons()));
-    t.pre_physical_l
-        .append_option(p.and_then(|p| p.physical_l()));
-    t.pre_physical_r
-        .append_option(p.and_then(|p| p.physical_r()));
-    t.pre_raw_joystick_x
-        .append_option(p.and_then(|p| p.raw_joystick_x()));
-    t.pre_percent.append_option(p.and_then(|p| p.percent()));
-    t.pre_raw_joystick_y
-        .append_option(p.and_then(|p| p.raw_joystick_y()));
-    t.pre_raw_cstick_x
-        .append_option(p.and_then(|p| p.raw_cstick_x()));
-    t.pre_raw_cstick_y
-        .append_option(p.and_then(|p| p.raw_cstick_y()));
-    t.post_character
-        .append_option(q.and_then(|q| q.internal_character()));
-    t.post_action_state
-        .append_option(q.and_then(|q| q.action_state()));
-    t.post_position_x
-        .append_option(q.and_then(|q| q.position_x()));
-    t.post_position_y
-        .append_option(q.and_then(|q| q.position_y()));
-    t.post_facing_direction
-        .append_option(q.and_then(|q| q.facing_direction()));
-    t.post_percent.append_option(q.and_then(|q| q.percent()));
-    t.post_shield_size
-        .append_option(q.and_then(|q| q.shield_size()));
-    t.post_last_attack_landed
-        .append_option(q.and_then(|q| q.last_attack_landed()));
-    t.post_combo_count
-        .append_option(q.and_then(|q| q.combo_count()));
-    t.post_last_hit_by
-        .append_option(q.and_then(|q| q.last_hit_by()));
-    t.post_stocks_remaining
-        .append_option(q.and_then(|q| q.stocks_remaining()));
-    t.post_action_state_frame_counter
-        .append_option(q.and_then(|q| q.action_state_frame_counter()));
-    let flags = q.and_then(|q| q.state_flags());
-    t.post_state_flags_0.append_option(flags.map(|f| f[0]));
-    t.post_state_flags_1.append_option(flags.map(|f| f[1]));
-    t.post_state_flags_2.append_option(flags.map(|f| f[2]));
-    t.post_state_flags_3.append_option(flags.map(|f| f[3]));
-    t.post_state_flags_4.append_option(flags.map(|f| f[4]));
-    t.post_misc_action_state
-        .append_option(q.and_then(|q| q.misc_action_state()));
-    t.post_is_airborne
-        .append_option(q.and_then(|q| q.is_airborne()));
-    t.post_last_ground_id
-        .append_option(q.and_then(|q| q.last_ground_id()));
-    t.post_jumps_remaining
-        .append_option(q.and_then(|q| q.jumps_remaining()));
-    t.post_l_cancel_status
-        .append_option(q.and_then(|q| q.l_cancel_status()));
-    t.post_hurtbox_state
-        .append_option(q.and_then(|q| q.hurtbox_state()));
-    t.post_self_induced_air_x_speed
-        .append_option(q.and_then(|q| q.self_induced_air_x_speed()));
-    t.post_self_induced_y_speed
-        .append_option(q.and_then(|q| q.self_induced_y_speed()));
-    t.post_attack_based_x_speed
-        .append_option(q.and_then(|q| q.attack_based_x_speed()));
-    t.post_attack_based_y_speed
-        .append_option(q.and_then(|q| q.attack_based_y_speed()));
-    t.post_self_induced_ground_x_speed
-        .append_option(q.and_then(|q| q.self_induced_ground_x_speed()));
-    t.post_hitlag_remaining
-        .append_option(q.and_then(|q| q.hitlag_remaining()));
-    t.post_animation_index
-        .append_option(q.and_then(|q| q.animation_index()));
-    t.post_instance_hit_by
-        .append_option(q.and_then(|q| q.instance_hit_by()));
-    t.post_instance_id
-        .append_option(q.and_then(|q| q.instance_id()));
+/// The rows of a table whose rows are staged before they are split
+/// into its columns: those in the columns and those staged.
+fn pending_split<T: Rows, R>(table: Option<&(T, Staged<R>)>) -> usize {
+    table.map_or(0, |(t, s)| t.rows().saturating_add(s.rows.len()))
 }
 
-fn item_row(t: &mut Items, file: Option<&str>, number: i32, rollback: bool, i: &ItemUpdate<'_>) {
-    t.file.append_option(file);
-    t.frame.append_value(number);
-    t.rollback.append_value(rollback);
-    t.type_id.append_option(i.type_id());
-    t.state.append_option(i.state());
-    t.facing_direction.append_option(i.facing_direction());
-    t.velocity_x.append_option(i.velocity_x());
-    t.velocity_y.append_option(i.velocity_y());
-    t.position_x.append_option(i.position_x());
-    t.position_y.append_option(i.position_y());
-    t.damage_taken.append_option(i.damage_taken());
-    t.expiration_timer.append_option(i.expiration_timer());
-    t.spawn_id.append_option(i.spawn_id());
-    t.missile_type.append_option(i.missile_type());
-    t.turnip_face.append_option(i.turnip_face());
-    t.charge_shot_launched
-        .append_option(i.charge_shot_launched());
-    t.charge_power.append_option(i.charge_power());
-    t.owner.append_option(i.owner());
-    t.instance_id.append_option(i.instance_id());
+/// Those rows as one batch: the staged ones are split (by `columns`)
+/// into the columns first.
+fn take_split<T: Rows, R>(
+    table: Option<&mut (T, Staged<R>)>,
+    file: Option<&str>,
+    schema: SchemaRef,
+    columns: fn(&mut T, &Staged<R>, Option<&str>),
+) -> Result<Option<RecordBatch>, ArrowError> {
+    table
+        .map(|(t, s)| {
+            split(t, s, file, columns);
+            t.batch(schema)
+        })
+        .transpose()
+}
+
+/// Appends the staged rows to the columns (by `columns`, when there are
+/// any) and empties the staging.
+fn split<T, R>(
+    t: &mut T,
+    staged: &mut Staged<R>,
+    file: Option<&str>,
+    columns: fn(&mut T, &Staged<R>, Option<&str>),
+) {
+    if !staged.rows.is_empty() {
+        columns(t, staged, file);
+        staged.clear();
+    }
+}
+
+/// One kind of event of a batch's rows, to be split into columns.
+struct Events<E> {
+    /// Each row's (`None`: the row has none).
+    each: Vec<Option<E>>,
+    /// Every row's, when every row has one, and the shortest of them.
+    all: Option<(Vec<E>, E)>,
+    /// The longest (`None`: no row has one).
+    longest: Option<E>,
+}
+
+impl<E: Copy> Events<E> {
+    fn new(each: Vec<Option<E>>, len: impl Fn(E) -> usize) -> Self {
+        let longest = each.iter().flatten().copied().max_by_key(|&e| len(e));
+        let all = each
+            .iter()
+            .copied()
+            .collect::<Option<Vec<E>>>()
+            .and_then(|all| {
+                let shortest = all.iter().copied().min_by_key(|&e| len(e))?;
+                Some((all, shortest))
+            });
+        Self { each, all, longest }
+    }
+
+    /// Appends field `get` of each row's event to `column`. A field
+    /// exists when its event is long enough for it: when the longest
+    /// event lacks it, every row is null; when every row has the event
+    /// and the shortest one has the field, every row has it, and the
+    /// values are written without a validity check per row.
+    fn column<V: Default, C: Extend<V>>(&self, column: &mut C, get: impl Fn(E) -> Option<V>) {
+        if self.longest.is_none_or(|e| get(e).is_none()) {
+            column.extend_nulls(self.each.len());
+            return;
+        }
+        match &self.all {
+            Some((all, shortest)) if get(*shortest).is_some() => {
+                column.extend_values(all.iter().map(|&e| get(e).unwrap_or_default()));
+            }
+            _ => column.extend_options(self.each.iter().map(|&e| e.and_then(&get))),
+        }
+    }
+}
+
+/// Rows staged at most before they are split into columns: the staging
+/// and a pass per column over it stay in the processor's cache, whatever
+/// the batch size.
+const CHUNK_ROWS: usize = 512;
+
+/// Appends the staged `frames` rows to the columns, a column at a time.
+fn frame_columns(t: &mut Frames, staged: &Staged<FrameRow>, file: Option<&str>) {
+    let rows = &staged.rows;
+    let pre = Events::new(
+        rows.iter()
+            .map(|r| r.pre.clone().map(|at| PreFrame::new(staged.get(at))))
+            .collect(),
+        |e| e.bytes().len(),
+    );
+    let post = Events::new(
+        rows.iter()
+            .map(|r| r.post.clone().map(|at| PostFrame::new(staged.get(at))))
+            .collect(),
+        |e| e.bytes().len(),
+    );
+    t.file.extend(file, rows.len());
+    t.frame.extend_values(rows.iter().map(|r| r.number));
+    t.rollback.extend_values(rows.iter().map(|r| r.rollback));
+    t.port.extend_values(rows.iter().map(|r| r.port));
+    t.follower.extend_values(rows.iter().map(|r| r.follower));
+    t.start_random_seed
+        .extend_options(rows.iter().map(|r| r.start_random_seed));
+    t.scene_frame_counter
+        .extend_options(rows.iter().map(|r| r.scene_frame_counter));
+    t.latest_finalized_frame
+        .extend_options(rows.iter().map(|r| r.latest_finalized_frame));
+    pre.column(&mut t.pre_random_seed, |e| e.random_seed());
+    pre.column(&mut t.pre_action_state, |e| e.action_state());
+    pre.column(&mut t.pre_position_x, |e| e.position_x());
+    pre.column(&mut t.pre_position_y, |e| e.position_y());
+    pre.column(&mut t.pre_facing_direction, |e| e.facing_direction());
+    pre.column(&mut t.pre_joystick_x, |e| e.joystick_x());
+    pre.column(&mut t.pre_joystick_y, |e| e.joystick_y());
+    pre.column(&mut t.pre_cstick_x, |e| e.cstick_x());
+    pre.column(&mut t.pre_cstick_y, |e| e.cstick_y());
+    pre.column(&mut t.pre_trigger, |e| e.trigger());
+    pre.column(&mut t.pre_buttons, |e| e.buttons());
+    pre.column(&mut t.pre_physical_buttons, |e| e.physical_buttons());
+    pre.column(&mut t.pre_physical_l, |e| e.physical_l());
+    pre.column(&mut t.pre_physical_r, |e| e.physical_r());
+    pre.column(&mut t.pre_raw_joystick_x, |e| e.raw_joystick_x());
+    pre.column(&mut t.pre_percent, |e| e.percent());
+    pre.column(&mut t.pre_raw_joystick_y, |e| e.raw_joystick_y());
+    pre.column(&mut t.pre_raw_cstick_x, |e| e.raw_cstick_x());
+    pre.column(&mut t.pre_raw_cstick_y, |e| e.raw_cstick_y());
+    post.column(&mut t.post_character, |e| e.internal_character());
+    post.column(&mut t.post_action_state, |e| e.action_state());
+    post.column(&mut t.post_position_x, |e| e.position_x());
+    post.column(&mut t.post_position_y, |e| e.position_y());
+    post.column(&mut t.post_facing_direction, |e| e.facing_direction());
+    post.column(&mut t.post_percent, |e| e.percent());
+    post.column(&mut t.post_shield_size, |e| e.shield_size());
+    post.column(&mut t.post_last_attack_landed, |e| e.last_attack_landed());
+    post.column(&mut t.post_combo_count, |e| e.combo_count());
+    post.column(&mut t.post_last_hit_by, |e| e.last_hit_by());
+    post.column(&mut t.post_stocks_remaining, |e| e.stocks_remaining());
+    post.column(&mut t.post_action_state_frame_counter, |e| {
+        e.action_state_frame_counter()
+    });
+    post.column(&mut t.post_misc_action_state, |e| e.misc_action_state());
+    post.column(&mut t.post_is_airborne, |e| e.is_airborne());
+    post.column(&mut t.post_last_ground_id, |e| e.last_ground_id());
+    post.column(&mut t.post_jumps_remaining, |e| e.jumps_remaining());
+    post.column(&mut t.post_l_cancel_status, |e| e.l_cancel_status());
+    post.column(&mut t.post_hurtbox_state, |e| e.hurtbox_state());
+    post.column(&mut t.post_self_induced_air_x_speed, |e| {
+        e.self_induced_air_x_speed()
+    });
+    post.column(&mut t.post_self_induced_y_speed, |e| {
+        e.self_induced_y_speed()
+    });
+    post.column(&mut t.post_attack_based_x_speed, |e| {
+        e.attack_based_x_speed()
+    });
+    post.column(&mut t.post_attack_based_y_speed, |e| {
+        e.attack_based_y_speed()
+    });
+    post.column(&mut t.post_self_induced_ground_x_speed, |e| {
+        e.self_induced_ground_x_speed()
+    });
+    post.column(&mut t.post_hitlag_remaining, |e| e.hitlag_remaining());
+    post.column(&mut t.post_animation_index, |e| e.animation_index());
+    post.column(&mut t.post_instance_hit_by, |e| e.instance_hit_by());
+    post.column(&mut t.post_instance_id, |e| e.instance_id());
+    for (i, column) in [
+        &mut t.post_state_flags_0,
+        &mut t.post_state_flags_1,
+        &mut t.post_state_flags_2,
+        &mut t.post_state_flags_3,
+        &mut t.post_state_flags_4,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        post.column(column, |e| e.state_flags()?.get(i).copied());
+    }
+}
+
+/// Appends the staged `items` rows to the columns, as [`frame_columns`].
+fn item_columns(t: &mut Items, staged: &Staged<ItemRow>, file: Option<&str>) {
+    let rows = &staged.rows;
+    let items = Events::new(
+        rows.iter()
+            .map(|r| Some(ItemUpdate::new(staged.get(r.item.clone()))))
+            .collect(),
+        |i| i.bytes().len(),
+    );
+    t.file.extend(file, rows.len());
+    t.frame.extend_values(rows.iter().map(|r| r.number));
+    t.rollback.extend_values(rows.iter().map(|r| r.rollback));
+    items.column(&mut t.type_id, |i| i.type_id());
+    items.column(&mut t.state, |i| i.state());
+    items.column(&mut t.facing_direction, |i| i.facing_direction());
+    items.column(&mut t.velocity_x, |i| i.velocity_x());
+    items.column(&mut t.velocity_y, |i| i.velocity_y());
+    items.column(&mut t.position_x, |i| i.position_x());
+    items.column(&mut t.position_y, |i| i.position_y());
+    items.column(&mut t.damage_taken, |i| i.damage_taken());
+    items.column(&mut t.expiration_timer, |i| i.expiration_timer());
+    items.column(&mut t.spawn_id, |i| i.spawn_id());
+    items.column(&mut t.missile_type, |i| i.missile_type());
+    items.column(&mut t.turnip_face, |i| i.turnip_face());
+    items.column(&mut t.charge_shot_launched, |i| i.charge_shot_launched());
+    items.column(&mut t.charge_power, |i| i.charge_power());
+    items.column(&mut t.owner, |i| i.owner());
+    items.column(&mut t.instance_id, |i| i.instance_id());
 }
 
 /// A connect code's Shift-JIS bytes as text: ASCII, with the full-width

@@ -1,8 +1,9 @@
 //! The library API on the crate's own sample files (no corpus needed):
 //! `table_reader` against the slice iterators' counts, one decode feeding
 //! every table, errors with the core's byte offset, the Parquet and
-//! Arrow IPC files of a `Dataset` read back, and a refused input leaving
-//! no rows in them, packed with other inputs or not.
+//! Arrow IPC files of a `Dataset` read back (and their Parquet
+//! statistics), and a refused input leaving no rows in them, packed with
+//! other inputs or not.
 #![allow(
     clippy::unwrap_used,
     clippy::panic,
@@ -317,4 +318,56 @@ fn a_refused_input_leaves_no_rows_packed_or_not() {
             std::fs::remove_dir_all(&dir).unwrap();
         }
     }
+}
+
+/// Parquet column chunks carry min/max statistics except floating-point
+/// ones, and those of `frame` are the decoded frames' range.
+#[test]
+fn parquet_statistics_skip_only_float_columns() {
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+    use parquet::file::statistics::Statistics;
+
+    let dir = std::env::temp_dir().join(format!("gamefmt-arrow-stats-{}", std::process::id()));
+    let dataset = Dataset::new(&dir, OutputFormat::Parquet);
+    dataset
+        .write(
+            Cursor::new(gamefmt::slippi::SAMPLE),
+            "sample",
+            "s1",
+            1 << 16,
+        )
+        .unwrap();
+    let want = batches(gamefmt::slippi::SAMPLE, Table::SlippiFrames, 1 << 16);
+    let frames: Vec<i32> = want
+        .iter()
+        .flat_map(|b| {
+            b.column_by_name("frame")
+                .unwrap()
+                .as_primitive::<Int32Type>()
+                .iter()
+                .flatten()
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let path = dataset.path(Table::SlippiFrames, "s1", 0);
+    let reader = SerializedFileReader::new(File::open(&path).unwrap()).unwrap();
+    let schema = Table::SlippiFrames.schema();
+    for group in reader.metadata().row_groups() {
+        for (chunk, field) in group.columns().iter().zip(schema.fields()) {
+            assert_eq!(
+                chunk.statistics().is_some(),
+                !field.data_type().is_floating(),
+                "{}",
+                field.name()
+            );
+            if field.name() == "frame" {
+                let Some(Statistics::Int32(s)) = chunk.statistics() else {
+                    panic!("frame statistics: {:?}", chunk.statistics());
+                };
+                assert_eq!(s.min_opt(), frames.iter().min());
+                assert_eq!(s.max_opt(), frames.iter().max());
+            }
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }
