@@ -386,10 +386,10 @@ impl Decoder {
             Some(plain) => plain,
             None => {
                 let json_at = self.offset.saturating_add(MAGIC_LEN);
-                let Some(len) = rest.iter().position(|&b| b == 0) else {
+                let Ok(json) = Cursor::with_base(rest, json_at).cstr_bytes() else {
                     return Ok(None);
                 };
-                let json = rest.get(..len).unwrap_or_default();
+                let len = json.len();
                 let json = core::str::from_utf8(json).map_err(|e| {
                     Error::new(
                         ErrorKind::InvalidString,
