@@ -349,14 +349,11 @@ impl FileColumn {
     /// first row's is kept (once per batch, not compared on every row).
     #[inline]
     pub fn append_option(&mut self, file: Option<&str>) {
-        if self.rows == 0 {
-            self.name = file.map(Arc::from);
-        }
-        self.rows = self.rows.saturating_add(1);
+        self.extend(file, 1);
     }
 
-    /// Appends `rows` rows of `file` ([`Self::append_option`] `rows`
-    /// times).
+    /// Appends `rows` rows of `file`, the same for every row (the first
+    /// rows' is kept).
     #[inline]
     pub fn extend(&mut self, file: Option<&str>, rows: usize) {
         if self.rows == 0 && rows > 0 {
