@@ -638,6 +638,9 @@ struct Events<E> {
     /// Each row's (`None`: the row has none).
     each: Vec<Option<E>>,
     /// Every row's, when every row has one, and the shortest of them.
+    /// (A copy of `each` without its `None`s: read through `each` with a
+    /// check per row instead, `--to arrow` of 46 corpus replays took
+    /// 896.5 M instructions against 872.4 M.)
     all: Option<(Vec<E>, E)>,
     /// The longest (`None`: no row has one).
     longest: Option<E>,
