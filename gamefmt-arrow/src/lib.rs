@@ -67,6 +67,7 @@ use gamefmt::Format;
 use crate::source::{Source, Stepped, Threaded};
 
 pub use error::Error;
+pub use source::READ_BUFFER;
 pub use write::{
     COLUMN_BYTES, Dataset, OutputFormat, PACK_BYTES, PAGE_BYTES, PART_BATCHES, PART_ROW_GROUPS,
     PartWriter, ROW_GROUP_BYTES, ROW_GROUP_ROWS, Written,

@@ -170,8 +170,9 @@ impl Source for Threaded {
     }
 }
 
-/// The read buffer of the [`Stepped`] decoders (Slippi, teehistorian): a
-/// fixed 1 MiB, four times the largest record they grow to by default, so
-/// that a record is checked for wholeness ahead of its decode only in the
+/// The read buffer of the streamed Slippi and teehistorian decoders (the
+/// export's, and the Python package's teehistorian records): a fixed
+/// 1 MiB, four times the largest record they grow to by default, so that a
+/// record is checked for wholeness ahead of its decode only in the
 /// buffer's last stretch, not on every record of a 16 KiB one.
 pub const READ_BUFFER: usize = 1 << 20;

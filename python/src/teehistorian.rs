@@ -250,7 +250,7 @@ impl Teehistorian {
     fn records<'py>(slf: Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
         let py = slf.py();
         let stream = slf.borrow_mut().as_super().input.stream(py)?;
-        let mut reader = Reader::with_capacity(stream, READ_BUFFER);
+        let mut reader = Reader::with_capacity(stream, gamefmt_arrow::READ_BUFFER);
         let h = header_dict(py, &read_header(&mut reader)?)?;
         slf.borrow_mut().header.get_or_insert(h);
         let chunks = Records {
@@ -293,12 +293,6 @@ pub struct Records {
 
 /// Records per chunk.
 const CHUNK: usize = 256;
-
-/// The read buffer: fixed at 1 MiB, eight times the largest record
-/// (`MAX_RECORD`), so that a record is checked for wholeness ahead of its
-/// decode only in the buffer's last stretch (a header longer than it
-/// comes in pieces).
-const READ_BUFFER: usize = 1 << 20;
 
 /// Player names and protocols tracked over the records, and the names as
 /// Python strings (made once per name, not per record).
