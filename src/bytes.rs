@@ -191,6 +191,10 @@ impl<'a> Cursor<'a> {
     #[inline]
     pub fn packed_int(&mut self) -> Result<i32> {
         // Most ints take one byte (no "another byte follows" flag): by table.
+        // Here, not in `varint::decode` (which every packed int reaches):
+        // there it cost more than it saved (callgrind, teehistorian `for`
+        // loop over the corpus 36.23 M -> 38.89 M instructions, per tiny
+        // file 900 -> 1002).
         if let Some(&first) = self.data.get(self.pos) {
             if first & 0x80 == 0 {
                 self.pos = self.pos.saturating_add(1);
