@@ -212,6 +212,11 @@ impl<'a> SnapshotView<'a> {
         })
     }
 
+    /// The item offsets (in bytes from the start of the item area).
+    pub(crate) const fn offsets(&self) -> &'a [I32] {
+        self.offsets
+    }
+
     /// Items `range` as they lie in the item area (each key and data, back
     /// to back), or `None` if out of range.
     pub(crate) fn item_span(&self, range: core::ops::Range<usize>) -> Option<&'a [I32]> {
