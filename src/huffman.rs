@@ -193,11 +193,21 @@ const fn build() -> Tables {
 
 static TABLES: Tables = build();
 
-/// Symbols decoded per refill of the bit window.
+/// Symbols decoded per refill of the bit window without a check.
 const SYMBOLS_PER_REFILL: usize = 3;
-// The decoder refills the window to at least 57 bits, enough for this many
-// codes of the longest length (15 bits).
-const _: () = assert!(SYMBOLS_PER_REFILL as u32 * build().max_len <= 57);
+/// The longest code, in bits.
+const MAX_CODE_LEN: u32 = 15;
+const _: () = assert!(build().max_len == MAX_CODE_LEN);
+// The decoder refills the window to at least 56 bits, enough for this many
+// codes of the longest length.
+const _: () = assert!(SYMBOLS_PER_REFILL as u32 * MAX_CODE_LEN <= 56);
+/// Symbols decoded per refill at most: those past [`SYMBOLS_PER_REFILL`]
+/// while the window still holds a longest code (it nearly always does:
+/// codes average about 9 bits).
+const MAX_SYMBOLS_PER_REFILL: usize = 5;
+// The end symbol's code is longer than the table: a first lookup never
+// ends at it, so only the second lookup checks for it.
+const _: () = assert!(build().lens[EOF_SYMBOL] as u32 > LUT_BITS);
 
 /// The code of `symbol` (first bit in bit 0) and its length in bits, or
 /// `None` if `symbol` is not below [`SYMBOLS`].
@@ -233,98 +243,112 @@ pub fn decode(src: &[u8], dst: &mut [u8]) -> Result<usize> {
     // While a whole word is left: no bit is padding, so no symbol needs
     // the end check below.
     while let Some(word) = src.get(next..).and_then(<[u8]>::first_chunk::<8>) {
-        // As many whole bytes as fit: 57 to 64 bits. Bits the window
-        // already held are loaded again at the same place, unchanged.
-        let take = 64u32.wrapping_sub(count) / 8;
-        bits |= u64::from_le_bytes(*word) << count;
-        count = count.wrapping_add(take.wrapping_mul(8));
-        next = next.wrapping_add(take as usize);
+        refill(&mut bits, &mut count, &mut next, word);
         // The window holds the longest code this many times: no refill
         // check between them, which keeps the chain from one symbol's
-        // table entry to the next symbol's lookup short.
+        // table entry to the next symbol's lookup short; then a symbol or
+        // two more while the window holds a longest code.
         let at = out.written;
         if let Some(slots) = out
             .dst
             .get_mut(at..)
-            .and_then(<[u8]>::first_chunk_mut::<SYMBOLS_PER_REFILL>)
+            .and_then(<[u8]>::first_chunk_mut::<MAX_SYMBOLS_PER_REFILL>)
         {
             // Room for all of them (the common case): one bounds check
             // for the group, and no overflow bookkeeping.
+            let mut done = slots.len();
             for (i, slot) in slots.iter_mut().enumerate() {
-                let node = symbol(&mut bits, &mut count);
-                if node == EOF_SYMBOL {
+                if i >= SYMBOLS_PER_REFILL && count < MAX_CODE_LEN {
+                    done = i;
+                    break;
+                }
+                let Some(byte) = symbol(&mut bits, &mut count) else {
                     out.written = at.wrapping_add(i);
                     return out.finish(src.len());
-                }
-                *slot = node as u8;
+                };
+                *slot = byte;
             }
-            out.written = at.wrapping_add(slots.len());
+            out.written = at.wrapping_add(done);
         } else {
             for _ in 0..SYMBOLS_PER_REFILL {
-                let node = symbol(&mut bits, &mut count);
-                if node == EOF_SYMBOL {
+                let Some(byte) = symbol(&mut bits, &mut count) else {
                     return out.finish(src.len());
-                }
-                out.push(node);
+                };
+                out.push(byte);
             }
         }
     }
-    let total_bits = src.len().saturating_mul(8);
+    // The last bytes (fewer than eight), padded with zero bytes: the same
+    // whole-word refills, from the pad.
+    let rest = src.get(next..).unwrap_or_default();
+    let mut pad = [0u8; 16];
+    if let Some(head) = pad.get_mut(..rest.len()) {
+        head.copy_from_slice(rest);
+    }
+    let (start, total_bits) = (next, src.len().saturating_mul(8));
     loop {
-        // Near the end: byte by byte, padded with zero bits past the end
-        // of `src`; the check below rejects any data symbol that used
-        // them.
-        while count <= 56 {
-            let byte = src.get(next).copied().unwrap_or(0);
-            bits |= u64::from(byte) << count;
-            count = count.wrapping_add(8);
-            next = next.saturating_add(1);
-        }
+        let at = next.wrapping_sub(start);
+        let word = pad.get(at..).and_then(<[u8]>::first_chunk::<8>);
+        refill(&mut bits, &mut count, &mut next, word.unwrap_or(&[0; 8]));
         for _ in 0..SYMBOLS_PER_REFILL {
-            let node = symbol(&mut bits, &mut count);
+            let Some(byte) = symbol(&mut bits, &mut count) else {
+                return out.finish(src.len());
+            };
             // Only the end symbol may be completed by the zero padding
             // (DDNet's decoder reads zeros past the end; a data symbol
             // there would be followed by endless zeros, which never form
             // the end symbol).
-            if next > src.len() && node != EOF_SYMBOL {
-                let consumed = next.saturating_mul(8).saturating_sub(count as usize);
-                if consumed > total_bits {
-                    return Err(Error::truncated(src.len()));
-                }
+            let consumed = next.saturating_mul(8).saturating_sub(count as usize);
+            if consumed > total_bits {
+                return Err(Error::truncated(src.len()));
             }
-            if node == EOF_SYMBOL {
-                return out.finish(src.len());
-            }
-            out.push(node);
+            out.push(byte);
         }
     }
 }
 
-/// The next symbol from the bit window (which holds its code), the window
-/// moved past it.
+/// Loads `word`, the stream's bytes from `next` on, above the window's
+/// `count` bits: as many whole bytes as fit, 56 to 63 bits in all. Bits
+/// the window already held are loaded again at the same place, unchanged.
 #[inline(always)]
-fn symbol(bits: &mut u64, count: &mut u32) -> usize {
+fn refill(bits: &mut u64, count: &mut u32, next: &mut usize, word: &[u8; 8]) {
+    *bits |= u64::from_le_bytes(*word) << (*count & 63);
+    *next = next.wrapping_add((63u32.wrapping_sub(*count) >> 3) as usize);
+    *count |= 56;
+}
+
+/// The next byte from the bit window (which holds its code), the window
+/// moved past it; `None` for the end symbol.
+#[inline(always)]
+fn symbol(bits: &mut u64, count: &mut u32) -> Option<u8> {
     let entry = TABLES
         .lut
         .get((*bits & LUT_MASK) as usize)
         .copied()
         .unwrap_or_default();
-    let node = usize::from(entry >> USED_BITS);
     // Shifts by the bits used: the entry's low 6 bits.
     *bits = bits.wrapping_shr(u32::from(entry));
     *count = count.wrapping_sub(u32::from(entry) & ((1 << USED_BITS) - 1));
-    // A leaf (a byte, or the end symbol), or the node a code longer than
-    // the table leads to: its second lookup.
-    let Some(long) = node.checked_sub(SYMBOLS).and_then(|i| TABLES.long.get(i)) else {
-        return node;
-    };
+    // A byte (never the end symbol, whose code is longer than the table),
+    // or the node a longer code leads to.
+    if let Ok(byte) = u8::try_from(entry >> USED_BITS) {
+        return Some(byte);
+    }
+    long_symbol(bits, count, usize::from(entry >> USED_BITS))
+}
+
+/// The second lookup of a code longer than the table, from its `node`
+/// at depth [`LUT_BITS`]: the byte, or `None` for the end symbol.
+#[inline(always)]
+fn long_symbol(bits: &mut u64, count: &mut u32, node: usize) -> Option<u8> {
+    let long = node.checked_sub(SYMBOLS).and_then(|i| TABLES.long.get(i))?;
     let entry = long
         .get((*bits & LONG_MASK) as usize)
         .copied()
         .unwrap_or_default();
     *bits = bits.wrapping_shr(u32::from(entry));
     *count = count.wrapping_sub(u32::from(entry) & ((1 << USED_BITS) - 1));
-    usize::from(entry >> USED_BITS)
+    u8::try_from(entry >> USED_BITS).ok()
 }
 
 /// Where [`decode`] writes: past the end of `dst` it only counts.
@@ -336,9 +360,9 @@ struct Output<'d> {
 
 impl Output<'_> {
     #[inline(always)]
-    fn push(&mut self, symbol: usize) {
+    fn push(&mut self, byte: u8) {
         match self.dst.get_mut(self.written) {
-            Some(slot) => *slot = symbol as u8,
+            Some(slot) => *slot = byte,
             None => self.overflow = true,
         }
         self.written = self.written.saturating_add(1);

@@ -154,6 +154,7 @@ impl Decoder {
     /// A delta before the first absolute tick and ticks outside
     /// `0..0x6FFFFFFF`, at the chunk's offset (counted from the offset
     /// given to [`Decoder::new`]). Fused afterwards.
+    #[inline]
     pub fn decode<'b>(&mut self, buf: &'b [u8]) -> Result<Decoded<Chunk<'b>>> {
         if let Some(e) = self.failed {
             return Err(e);
@@ -169,6 +170,7 @@ impl Decoder {
         result
     }
 
+    #[inline]
     fn decode_unfused<'b>(&mut self, buf: &'b [u8]) -> Result<Decoded<Chunk<'b>>> {
         let Some(&first) = buf.first() else {
             return Ok(Decoded::NeedMore { needed: Some(1) });
@@ -308,6 +310,7 @@ impl<'a> DemoChunkIter<'a> {
 impl<'a> Iterator for DemoChunkIter<'a> {
     type Item = Result<Chunk<'a>>;
 
+    #[inline]
     fn next(&mut self) -> Option<Self::Item> {
         if self.stopped {
             return None;

@@ -203,46 +203,36 @@ impl FusedIterator for ItemDeltas<'_> {}
 /// Fails with [`ErrorKind::BufferTooSmall`] (`needed` in ints) when `out`
 /// is too short, and with [`ErrorKind::Corrupt`] on size mismatches, a base
 /// of more than [`MAX_ITEMS`] items or a kept base item of a type above
-/// 0x7FFF (DDNet refuses those too). Never allocates; takes 1 to 18 KiB of
-/// stack for its key index (by input size). Linear in the items of `base`
-/// and `delta` (a removed key that occurs more than once in `base` costs a
-/// pass over `base`).
+/// 0x7FFF (DDNet refuses those too). Never allocates; takes up to 19 KiB
+/// of stack for its key index (by the delta's key count). Linear in the
+/// items of `base` and `delta` (every further 1024 removed keys past the
+/// first cost one more pass over the keys of `base`).
 pub fn apply<'o>(
     base: &SnapshotView<'_>,
     delta: &DeltaView<'_>,
     out: &'o mut [I32],
 ) -> Result<SnapshotView<'o>> {
-    // The key index on the stack, no bigger than the keys need: zeroing
-    // it is part of every call.
-    match base.item_count().saturating_add(delta.update_count()) {
-        0..=64 => apply_in::<128, 64>(base, delta, out),
-        65..=256 => apply_in::<512, 256>(base, delta, out),
+    // The key index on the stack, no bigger than the delta's keys need:
+    // zeroing it is part of every call.
+    match delta.removed.len().saturating_add(delta.update_count()) {
+        0..=8 => apply_in::<16, 8>(base, delta, out),
+        9..=64 => apply_in::<128, 64>(base, delta, out),
         _ => apply_in::<SLOTS, MAX_ITEMS>(base, delta, out),
     }
 }
 
 /// [`apply`] with a key index of `S` slots and room for `N` new items
-/// (`S` at least twice the base items and item deltas, `N` at least the
-/// item deltas, or both the largest).
+/// (`N` = `S / 2`, and at least the item deltas unless `S` is the
+/// largest).
 fn apply_in<'o, const S: usize, const N: usize>(
     base: &SnapshotView<'_>,
     delta: &DeltaView<'_>,
     out: &'o mut [I32],
 ) -> Result<SnapshotView<'o>> {
-    let limits = || Error::corrupt("snapshot limits exceeded", 0);
     let n = base.item_count();
     if n > MAX_ITEMS {
         return Err(limits());
     }
-    // Per key: its first base item, and the output item of a key the
-    // delta adds.
-    let mut slots = [0u64; S];
-    let mut table = KeyIndex::new(&mut slots, n.saturating_add(delta.update_count()), 1);
-    let mut duplicates = false;
-    for (i, key) in base.keys().enumerate() {
-        duplicates |= !table.insert(key, entry_bits(i)).ok_or_else(limits)?;
-    }
-
     // The base items kept: all but those with a removed key.
     let mut kept = [0u64; MAX_ITEMS / 64];
     for (w, word) in kept.iter_mut().enumerate() {
@@ -251,70 +241,114 @@ fn apply_in<'o, const S: usize, const N: usize>(
             .checked_shr(64u32.saturating_sub(bits as u32))
             .unwrap_or(0);
     }
-    let mut drop = |i: usize| {
-        if let Some(word) = kept.get_mut(i / 64) {
-            *word &= !(1 << (i % 64));
-        }
-    };
-    for key in delta.removed_keys() {
-        let Some(first) = table.get(key).and_then(entry_base) else {
-            continue;
-        };
-        if duplicates {
-            let later = base.keys().enumerate().skip(first);
-            later.filter(|&(_, k)| k == key).for_each(|(i, _)| drop(i));
-        } else {
-            drop(first);
-        }
-    }
-    // Kept items before each bitmap word: a kept base item's output index
-    // is its rank among them.
-    let mut ranks = [0u16; MAX_ITEMS / 64];
-    let mut kept_items = 0u16;
-    for (r, word) in ranks.iter_mut().zip(&kept) {
-        *r = kept_items;
-        kept_items = kept_items.saturating_add(word.count_ones() as u16);
-    }
-    let is_kept = |b: usize| kept.get(b / 64).is_some_and(|w| w >> (b % 64) & 1 != 0);
-    let rank = |b: usize| {
-        let below = kept
-            .get(b / 64)
-            .map_or(0, |w| (w & !(u64::MAX << (b % 64))).count_ones());
-        usize::from(ranks.get(b / 64).copied().unwrap_or(0)).saturating_add(below as usize)
-    };
-    // The output item of `v`'s key, and whether it is a kept base item.
-    let out_item = |v: u32| match entry_base(v).filter(|&b| is_kept(b)) {
-        Some(b) => Some(rank(b)),
-        None => entry_out(v),
-    };
 
     // Pass 1: sizes, output item indices and offsets (written while `out`
     // has room; they do not depend on the item count).
     let mut new_sizes = [0u16; N];
-    let mut items = 0usize;
-    let mut data_ints = 0usize;
-    let mut push = |len: usize, out: &mut [I32]| -> Result<usize> {
-        let index = items;
-        if index >= MAX_ITEMS {
-            return Err(limits());
-        }
-        if let Some(o) = out.get_mut(index.saturating_add(2)) {
-            *o = I32::new(i32::try_from(at(data_ints)).unwrap_or(i32::MAX));
-        }
-        data_ints = data_ints.saturating_add(len).saturating_add(1);
-        items = index.saturating_add(1);
-        Ok(index)
+    let mut layout = Layout {
+        items: 0,
+        data_ints: 0,
     };
-    for (i, item) in base.items().enumerate() {
-        if !is_kept(i) {
-            continue;
+
+    // The delta's keys, each with whether it is removed, its first base
+    // item and its output item, found by a pass over the base keys: the
+    // base items themselves are not indexed (a delta has a few keys, its
+    // base hundreds of items). Removed keys that do not fit one table
+    // beside the item deltas' keys take tables (and passes) of their own
+    // first. Item deltas past the first MAX_ITEMS + 1 keys are never
+    // looked up: pass 1 fails on an item count over MAX_ITEMS first.
+    let mut slots = [0u64; S];
+    let cap = S / 2;
+    let updates = delta.update_count().min(MAX_ITEMS.saturating_add(1));
+    let room = cap.saturating_sub(updates);
+    let mut removed = delta.removed_keys();
+    let mut stamp = 0u8;
+    let mut table = loop {
+        // At most 1 + 16 384 / 1024 tables: the stamp does not wrap.
+        stamp = stamp.wrapping_add(1);
+        let last = removed.len() <= room;
+        let batch = if last { removed.len() } else { cap };
+        let keys = if last {
+            batch.saturating_add(updates)
+        } else {
+            batch
+        };
+        let mut table = KeyIndex::new(&mut slots, keys, stamp);
+        let mut bloom = 0u64;
+        for key in removed.by_ref().take(batch) {
+            table.insert(key, REMOVED).ok_or_else(limits)?;
+            bloom |= bloom_bit(key);
         }
-        if item.type_id() > MAX_TYPE {
-            return Err(Error::corrupt("base item type out of range", 0));
+        if last {
+            let mut distinct = 0usize;
+            for d in delta.items() {
+                if distinct >= updates {
+                    break;
+                }
+                let key = d.key();
+                bloom |= bloom_bit(key);
+                match table.find(key) {
+                    Some((_, v)) if v & UPDATED != 0 => continue,
+                    Some((pos, v)) => table.replace(pos, key, v | UPDATED),
+                    None => {
+                        table.insert(key, UPDATED).ok_or_else(limits)?;
+                    }
+                }
+                distinct = distinct.saturating_add(1);
+            }
         }
-        push(item.data().len(), out)?;
+        for (i, key) in base.keys().enumerate() {
+            // Most base keys are not the delta's: one bit test says so.
+            let found = if bloom & bloom_bit(key) != 0 {
+                table.find(key)
+            } else {
+                None
+            };
+            if let Some((pos, v)) = found {
+                if v & REMOVED != 0 {
+                    unkeep(&mut kept, i);
+                }
+                if last && entry_base(v).is_none() {
+                    // The key's first base item, and its output item if
+                    // kept: the kept items before it.
+                    let out_bits = if is_kept(&kept, i) {
+                        entry_bits(rank(&kept, i)) << INDEX_BITS
+                    } else {
+                        0
+                    };
+                    table.replace(pos, key, v | entry_bits(i) | out_bits);
+                }
+            }
+            if last && key >> 16 > u32::from(MAX_TYPE) && is_kept(&kept, i) {
+                return Err(Error::corrupt("base item type out of range", 0));
+            }
+        }
+        if last {
+            break table;
+        }
+    };
+    // The kept items' offsets (while `out` has room; they do not depend on
+    // the item count): each run of kept items keeps its offsets, less the
+    // items dropped before it.
+    let mut start = next_bit(&kept, 0, n, true);
+    while start < n {
+        let end = next_bit(&kept, start, n, false);
+        let span = base.item_span(start..end).unwrap_or_default();
+        let from = base.offsets().get(start..end).unwrap_or_default();
+        let shift = from
+            .first()
+            .map_or(0, |o| o.get())
+            .wrapping_sub(i32::try_from(at(layout.data_ints)).unwrap_or(0));
+        let at_out = layout.items.saturating_add(2);
+        let to = out.get_mut(at_out..).unwrap_or_default();
+        for (o, f) in to.iter_mut().zip(from) {
+            *o = I32::new(f.get().wrapping_sub(shift));
+        }
+        layout.items = layout.items.saturating_add(from.len());
+        layout.data_ints = layout.data_ints.saturating_add(span.len());
+        start = next_bit(&kept, end, n, true);
     }
-    let kept_items = usize::from(kept_items);
+    let kept_items = layout.items;
     for d in delta.items() {
         let key = d.key();
         let len = d.data().len();
@@ -329,19 +363,14 @@ fn apply_in<'o, const S: usize, const N: usize>(
             ));
         }
         // The size of the output item the key already has, if any.
-        let out_len = match out_item(v) {
+        let out_len = match entry_out(v) {
             None => {
-                let index = push(len, out)?;
+                let index = layout.push(len, out)?;
                 let new = index.saturating_sub(kept_items);
                 if let Some(s) = new_sizes.get_mut(new) {
                     *s = u16::try_from(len).map_err(|_| limits())?;
                 }
-                let bits = v | entry_bits(index) << INDEX_BITS;
-                if v == 0 {
-                    table.insert(key, bits).ok_or_else(limits)?;
-                } else {
-                    table.update(key, bits);
-                }
+                table.update(key, v | entry_bits(index) << INDEX_BITS);
                 continue;
             }
             Some(o) => match o.checked_sub(kept_items) {
@@ -356,6 +385,7 @@ fn apply_in<'o, const S: usize, const N: usize>(
             ));
         }
     }
+    let Layout { items, data_ints } = layout;
     let needed = items.saturating_add(data_ints).saturating_add(2);
     if at(needed) > MAX_SIZE {
         return Err(limits());
@@ -374,28 +404,21 @@ fn apply_in<'o, const S: usize, const N: usize>(
     // Kept items in a row lie back to back in the base as in the output:
     // one copy per run.
     let mut pos = 0usize;
-    let mut i = 0usize;
-    while i < n {
-        if !is_kept(i) {
-            i = i.saturating_add(1);
-            continue;
-        }
-        let mut end = i.saturating_add(1);
-        while end < n && is_kept(end) {
-            end = end.saturating_add(1);
-        }
-        let span = base.item_span(i..end).unwrap_or_default();
+    let mut start = next_bit(&kept, 0, n, true);
+    while start < n {
+        let end = next_bit(&kept, start, n, false);
+        let span = base.item_span(start..end).unwrap_or_default();
         let to = pos.saturating_add(span.len());
         if let Some(dst) = data.get_mut(pos..to) {
             dst.copy_from_slice(span);
         }
         pos = to;
-        i = end;
+        start = next_bit(&kept, end, n, true);
     }
     for d in delta.items() {
         let key = d.key();
         let v = table.get(key).unwrap_or(0);
-        let Some(start) = out_item(v)
+        let Some(start) = entry_out(v)
             .and_then(|o| offsets.get(o))
             .and_then(|off| usize::try_from(off.get() / 4).ok())
         else {
@@ -418,11 +441,89 @@ fn apply_in<'o, const S: usize, const N: usize>(
     SnapshotView::from_valid_ints(out)
 }
 
-// What `apply` keeps per key: its first base item + 1 (bits 0..11) and,
-// for a key the delta adds, its output item + 1 (bits 11..22). Item
-// indices are below MAX_ITEMS = 1024.
+/// The output items so far and their data ints (keys included).
+struct Layout {
+    items: usize,
+    data_ints: usize,
+}
+
+impl Layout {
+    /// Adds an item of `len` data ints; writes its offset into `out` while
+    /// `out` has room (offsets do not depend on the item count); returns
+    /// its index.
+    fn push(&mut self, len: usize, out: &mut [I32]) -> Result<usize> {
+        let index = self.items;
+        if index >= MAX_ITEMS {
+            return Err(limits());
+        }
+        if let Some(o) = out.get_mut(index.saturating_add(2)) {
+            *o = I32::new(i32::try_from(at(self.data_ints)).unwrap_or(i32::MAX));
+        }
+        self.data_ints = self.data_ints.saturating_add(len).saturating_add(1);
+        self.items = index.saturating_add(1);
+        Ok(index)
+    }
+}
+
+/// The error for a snapshot over [`MAX_ITEMS`] or [`MAX_SIZE`].
+fn limits() -> Error {
+    Error::corrupt("snapshot limits exceeded", 0)
+}
+
+/// Whether base item `i` is kept.
+fn is_kept(kept: &[u64], i: usize) -> bool {
+    kept.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 != 0)
+}
+
+/// The kept items before item `i`.
+fn rank(kept: &[u64], i: usize) -> usize {
+    let (words, bit) = (i / 64, i % 64);
+    let below = kept.get(..words).unwrap_or_default();
+    let whole = below.iter().map(|w| w.count_ones() as usize).sum::<usize>();
+    let part = kept
+        .get(words)
+        .map_or(0, |w| (w & !(u64::MAX << bit)).count_ones());
+    whole.saturating_add(part as usize)
+}
+
+/// A key's bit in a 64-bit filter of a set of keys (a Bloom filter with
+/// one hash): no bit, no key.
+fn bloom_bit(key: u32) -> u64 {
+    1 << (key.wrapping_mul(0x9E37_79B1) >> 26)
+}
+
+/// Marks base item `i` as not kept.
+fn unkeep(kept: &mut [u64], i: usize) {
+    if let Some(word) = kept.get_mut(i / 64) {
+        *word &= !(1 << (i % 64));
+    }
+}
+
+/// The first item at or after `from` (below `n`) that is kept (`kept_or_not`
+/// true) or not, or `n`: a word of the bitmap at a time.
+fn next_bit(kept: &[u64], from: usize, n: usize, kept_or_not: bool) -> usize {
+    let flip = if kept_or_not { 0 } else { u64::MAX };
+    let mut w = from / 64;
+    let mut word = kept.get(w).map_or(0, |&k| k ^ flip) & u64::MAX << (from % 64);
+    while word == 0 {
+        w = w.saturating_add(1);
+        if w.saturating_mul(64) >= n {
+            return n;
+        }
+        word = kept.get(w).map_or(0, |&k| k ^ flip);
+    }
+    w.saturating_mul(64)
+        .saturating_add(word.trailing_zeros() as usize)
+        .min(n)
+}
+
+// What `apply` keeps per delta key: its first base item + 1 (bits 0..11),
+// its output item + 1 (bits 11..22), and whether it is removed (bit 22)
+// and updated (bit 23). Item indices are below MAX_ITEMS = 1024.
 const INDEX_BITS: u32 = 11;
 const INDEX_MASK: u32 = (1 << INDEX_BITS) - 1;
+const REMOVED: u32 = 1 << 22;
+const UPDATED: u32 = 1 << 23;
 
 /// Item `index` + 1, in the low index field.
 fn entry_bits(index: usize) -> u32 {

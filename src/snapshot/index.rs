@@ -96,6 +96,22 @@ impl<'s> KeyIndex<'s> {
         }
     }
 
+    /// The position of `key`'s slot and its value, if present.
+    #[inline]
+    pub(crate) fn find(&self, key: u32) -> Option<(usize, u32)> {
+        match self.probe(key) {
+            (pos, Some(value)) => Some((pos, value)),
+            _ => None,
+        }
+    }
+
+    /// Replaces the value of `key`, whose slot [`KeyIndex::find`] gave as
+    /// `pos`.
+    #[inline]
+    pub(crate) fn replace(&mut self, pos: usize, key: u32, value: u32) {
+        self.set_at(pos, key, value);
+    }
+
     /// Replaces the value of a present `key`.
     #[inline]
     pub(crate) fn update(&mut self, key: u32, value: u32) {

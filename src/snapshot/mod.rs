@@ -186,6 +186,17 @@ pub const DDNET_NET_OBJECTS: &[(&str, Uuid)] = &[
 pub fn unpack_ints<'o>(packed: &[u8], out: &'o mut [I32]) -> Result<&'o [I32]> {
     let mut pos = 0usize;
     let mut count = 0usize;
+    // While eight bytes are left (an int takes at most five) and `out`
+    // has room: one load for the int's bytes.
+    for slot in out.iter_mut() {
+        let Some(word) = packed.get(pos..).and_then(<[u8]>::first_chunk::<8>) else {
+            break;
+        };
+        let (value, len) = crate::varint::decode_word(u64::from_le_bytes(*word));
+        *slot = I32::new(value);
+        pos = pos.wrapping_add(len);
+        count = count.wrapping_add(1);
+    }
     while let Some(rest) = packed.get(pos..).filter(|r| !r.is_empty()) {
         let (value, len) = crate::varint::decode(rest).map_err(|e| e.shifted(pos))?;
         let Some(slot) = out.get_mut(count) else {

@@ -212,6 +212,11 @@ impl<'a> SnapshotView<'a> {
         })
     }
 
+    /// The item offsets (in bytes from the start of the item area).
+    pub(crate) const fn offsets(&self) -> &'a [I32] {
+        self.offsets
+    }
+
     /// Items `range` as they lie in the item area (each key and data, back
     /// to back), or `None` if out of range.
     pub(crate) fn item_span(&self, range: core::ops::Range<usize>) -> Option<&'a [I32]> {
@@ -234,8 +239,8 @@ impl<'a> SnapshotView<'a> {
     #[must_use]
     pub fn items(&self) -> Items<'a> {
         Items {
-            view: *self,
-            next: 0,
+            offsets: self.offsets.iter(),
+            data: self.data,
         }
     }
 
@@ -297,21 +302,41 @@ impl<'a> SnapshotView<'a> {
 /// Iterator over a snapshot's items; see [`SnapshotView::items`].
 #[derive(Clone, Debug)]
 pub struct Items<'a> {
-    view: SnapshotView<'a>,
-    next: usize,
+    /// The offsets of the items not yet returned.
+    offsets: core::slice::Iter<'a, I32>,
+    /// The item section.
+    data: &'a [I32],
 }
 
 impl<'a> Iterator for Items<'a> {
     type Item = Item<'a>;
 
+    #[inline]
     fn next(&mut self) -> Option<Item<'a>> {
-        let item = self.view.item(self.next)?;
-        self.next = self.next.saturating_add(1);
-        Some(item)
+        // Each item ends where the next begins: one offset read an item
+        // (`SnapshotView::item` reads two).
+        let start = usize::try_from(self.offsets.next()?.get()).ok();
+        let end = match self.offsets.as_slice().first() {
+            Some(next) => usize::try_from(next.get()).ok().map(|e| e / 4),
+            None => Some(self.data.len()),
+        };
+        let item = start
+            .zip(end)
+            .and_then(|(start, end)| self.data.get(start / 4..end))
+            .and_then(<[I32]>::split_first)
+            .map(|(key, data)| Item {
+                key: key.get() as u32,
+                data,
+            });
+        if item.is_none() {
+            // A bad offset ends the items, as `SnapshotView::item` does.
+            self.offsets = [].iter();
+        }
+        item
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.view.item_count().saturating_sub(self.next);
+        let n = self.offsets.len();
         (n, Some(n))
     }
 }

@@ -12,7 +12,8 @@
 //! instruction counts (`valgrind --tool=callgrind`; the difference
 //! between two N, divided, is the cost per file): SET is `corpus`,
 //! `large` or `tiny`, FILE a part of the file names (`""`: all), SIDE `ours` or
-//! `peer`, SHAPE `for_each` or `for`.
+//! `peer`, SHAPE `for_each` or `for`. SET `demos` runs the demo row's work
+//! on the corpus demos instead (SHAPE is ignored).
 //!
 //! For each format, every file is first decoded once by each side; a file
 //! enters the timing only if both sides succeed and agree on a count
@@ -149,22 +150,31 @@ fn repeat(args: &[String]) {
         eprintln!("usage: repeat SET FILE SIDE SHAPE N");
         std::process::exit(2);
     };
-    let files: Vec<_> = teehistorian_set(&corpus(), set)
+    let corpus = corpus();
+    let files = match set.as_str() {
+        "demos" => load(&corpus.join("teeworlds/demos"), "demo"),
+        _ => teehistorian_set(&corpus, set),
+    };
+    let files: Vec<_> = files
         .into_iter()
         .filter(|(name, _)| name.contains(file.as_str()))
         .collect();
-    let (ours, peer) = work::teehistorian_sides(shape == "for_each");
+    let (ours, peer) = match set.as_str() {
+        "demos" => work::demo_sides(),
+        _ => work::teehistorian_sides(shape == "for_each"),
+    };
     let mut run = if side == "peer" { peer.run } else { ours.run };
     let n: u64 = n.parse().unwrap_or(1);
-    let mut messages = 0;
+    // Messages (teehistorian) or snapshots (demos).
+    let mut counted = 0;
     for _ in 0..n {
         for (_, bytes) in &files {
-            messages += black_box(run(black_box(bytes))).map_or(0, |(m, _)| m);
+            counted += black_box(run(black_box(bytes))).map_or(0, |(m, _)| m);
         }
     }
     let bytes: usize = files.iter().map(|(_, b)| b.len()).sum();
     println!(
-        "{} files, {bytes} B: {side} {shape} x{n}: {messages} messages",
+        "{} files, {bytes} B: {side} {shape} x{n}: count {counted}",
         files.len()
     );
 }
