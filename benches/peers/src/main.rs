@@ -12,7 +12,11 @@
 //! instruction counts (`valgrind --tool=callgrind`; the difference
 //! between two N, divided, is the cost per file): SET is `corpus`,
 //! `large` or `tiny`, FILE a part of the file names (`""`: all), SIDE `ours` or
-//! `peer`, SHAPE `for_each` or `for`.
+//! `peer`, SHAPE `for_each` or `for`; it prints the min and median time
+//! of a pass (for a file's own ratio, timed apart from the other files'
+//! noise: the min of many passes). SET `slippi` runs a side of a
+//! Slippi full-decode row instead (the corpus `slippi` folder; SHAPE
+//! `bits` for the bits fold, anything else for the f64 consumer).
 //!
 //! For each format, every file is first decoded once by each side; a file
 //! enters the timing only if both sides succeed and agree on a count
@@ -149,22 +153,38 @@ fn repeat(args: &[String]) {
         eprintln!("usage: repeat SET FILE SIDE SHAPE N");
         std::process::exit(2);
     };
-    let files: Vec<_> = teehistorian_set(&corpus(), set)
+    let corpus = corpus();
+    let all = if set == "slippi" {
+        load(&corpus.join("slippi"), "slp")
+    } else {
+        teehistorian_set(&corpus, set)
+    };
+    let files: Vec<_> = all
         .into_iter()
         .filter(|(name, _)| name.contains(file.as_str()))
         .collect();
-    let (ours, peer) = work::teehistorian_sides(shape == "for_each");
+    let (ours, peer) = if set == "slippi" {
+        work::slippi_sides(shape == "bits")
+    } else {
+        work::teehistorian_sides(shape == "for_each")
+    };
     let mut run = if side == "peer" { peer.run } else { ours.run };
     let n: u64 = n.parse().unwrap_or(1);
     let mut messages = 0;
+    let mut times = Vec::new();
     for _ in 0..n {
+        let start = Instant::now();
         for (_, bytes) in &files {
             messages += black_box(run(black_box(bytes))).map_or(0, |(m, _)| m);
         }
+        times.push(start.elapsed().as_secs_f64() * 1e9);
     }
     let bytes: usize = files.iter().map(|(_, b)| b.len()).sum();
+    let first = times.first().copied().unwrap_or(f64::NAN);
+    let (lo, m, _) = spread(&mut times);
     println!(
-        "{} files, {bytes} B: {side} {shape} x{n}: {messages} messages",
+        "{} files, {bytes} B: {side} {shape} x{n}: {messages} messages (Slippi: frames); \
+         ns a pass: min {lo:.0}, median {m:.0}, first {first:.0}",
         files.len()
     );
 }
