@@ -103,10 +103,7 @@ impl<'a> SlippiView<'a> {
         while decoder.in_raw() {
             // Ordinary events through the fast path; the rest (Game End
             // among them) through the full decode.
-            if let Some((_, after)) = decoder.fast_event(rest) {
-                rest = after;
-                continue;
-            }
+            rest = decoder.skip_fast(rest);
             match decoder.decode(rest) {
                 Ok(Decoded::Record {
                     record: Item::Event(event),
