@@ -46,6 +46,19 @@ impl<'a> Metadata<'a> {
         }
     }
 
+    /// [`parse`](Self::parse) of a value known to be one whole UBJSON
+    /// value (its length measured by [`ubjson::value_len`]), without
+    /// walking it again: the same result.
+    pub(crate) fn parse_whole(value: &'a [u8]) -> Result<Self> {
+        match ubjson::whole_object(value) {
+            Some(object) => Ok(Self {
+                object,
+                known: object.get_many(KNOWN),
+            }),
+            None => Err(Error::corrupt("metadata is not a UBJSON object", 0)),
+        }
+    }
+
     /// The whole object.
     #[must_use]
     pub const fn object(&self) -> Container<'a> {

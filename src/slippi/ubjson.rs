@@ -222,6 +222,16 @@ pub fn value_len(bytes: &[u8]) -> Result<usize> {
     Ok(c.position())
 }
 
+/// The object that `value`, one whole value (as [`value_len`] measured
+/// it: the slice ends where the value does), is when it starts with `{`;
+/// the same as [`parse_value`] would give, without walking it again.
+pub(crate) fn whole_object(value: &[u8]) -> Option<Container<'_>> {
+    match value.split_first() {
+        Some((b'{', body)) => Some(Container { object: true, body }),
+        _ => None,
+    }
+}
+
 /// Reads the value whose marker was just read; `data` is the cursor's slice.
 fn read_value<'a>(data: &'a [u8], c: &mut Cursor<'a>, marker: u8) -> Result<Value<'a>> {
     Ok(match marker {
@@ -425,6 +435,8 @@ mod tests {
         assert_eq!(arr.entries().count(), 3);
         assert_eq!(o.entries().count(), 4);
         assert_eq!(o.get("zz"), None);
+        assert_eq!(whole_object(v), Some(o));
+        assert_eq!(whole_object(b"[]"), None);
         assert_eq!(
             o.get_many(["e", "zz", "a", "b"]),
             [o.get("e"), None, o.get("a"), o.get("b")]
