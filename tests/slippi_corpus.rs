@@ -16,8 +16,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use gamefmt::ErrorKind;
 use gamefmt::slippi::{
-    Decoder, Event, Frames, GeckoList, Item, Reassembler, SHEIK_FIX_VERSION, SlippiEventIter,
-    SlippiView, zelda_sheik_external,
+    Decoder, Event, Frames, GeckoList, Item, Metadata, Reassembler, SHEIK_FIX_VERSION,
+    SlippiEventIter, SlippiView, zelda_sheik_external,
 };
 use gamefmt::stream::{Decoded, End};
 
@@ -430,6 +430,35 @@ fn fast_paths_agree_with_full_walk() {
             last = Some(e.code());
         }
         assert_eq!(view.game_start().ok(), start, "{name}");
+        // The metadata keys found in one walk (parse) equal those found one
+        // by one, and the view's metadata (measured whole once) equals a
+        // parse of its bytes.
+        if let Ok(Some(m)) = view.metadata() {
+            let o = m.object();
+            let s = |k| o.get(k).and_then(|v| v.as_str());
+            assert_eq!(m.start_at(), s("startAt"), "{name}");
+            let last = o.get("lastFrame").and_then(|v| v.as_int());
+            assert_eq!(m.last_frame(), last, "{name}");
+            assert_eq!(m.played_on(), s("playedOn"), "{name}");
+            assert_eq!(m.console_nick(), s("consoleNick"), "{name}");
+            let bytes = view.metadata_bytes().unwrap();
+            assert_eq!(Metadata::parse(bytes).ok(), Some(m), "{name}");
+            for p in m.players() {
+                let names = p.object().get("names").and_then(|v| v.as_object());
+                let name_of = |k| names.and_then(|n| n.get(k)?.as_str());
+                assert_eq!(p.netplay_name(), name_of("netplay"), "{name}");
+                assert_eq!(p.connect_code(), name_of("code"), "{name}");
+                let characters = p.object().get("characters").and_then(|v| v.as_object());
+                let by_get: Vec<(u8, i64)> = characters
+                    .into_iter()
+                    .flat_map(|c| c.entries().map_while(Result::ok))
+                    .filter_map(|(k, v)| {
+                        Some((std::str::from_utf8(k).ok()?.parse().ok()?, v.as_int()?))
+                    })
+                    .collect();
+                assert_eq!(p.characters().collect::<Vec<_>>(), by_get, "{name}");
+            }
+        }
         // Game End is found without a walk whenever it is the last event.
         let expected_end = if last == Some(0x39) { last_end } else { None };
         assert_eq!(view.game_end(), expected_end, "{name}");

@@ -235,6 +235,18 @@ impl Decoder {
         Some(split)
     }
 
+    /// Skips the ordinary events at the start of `input` (each one
+    /// [`Self::fast_event`] would take) and returns the input after them:
+    /// a walk of the event sizes alone, without splitting each event off
+    /// or reading ahead. [`super::SlippiView`]'s walk to the end of raw.
+    pub(crate) fn skip_fast<'a>(&mut self, mut input: &'a [u8]) -> &'a [u8] {
+        while let Some((n, pos)) = self.fast_event_end(input) {
+            self.offset = pos;
+            input = input.get(n..).unwrap_or_default();
+        }
+        input
+    }
+
     /// [`Self::fast_event`] without moving: the event's length and the raw
     /// position after it.
     #[inline(always)]

@@ -4,13 +4,32 @@ use crate::error::{Error, Result};
 
 use super::ubjson::{self, Container, Value};
 
+/// The keys [`Metadata`] finds in one walk when parsed, in the order of
+/// its `known` array.
+const KNOWN: [&str; 5] = ["startAt", "lastFrame", "playedOn", "consoleNick", "players"];
+
 /// The metadata object (`startAt`, `lastFrame`, `players`, `playedOn`,
 /// `consoleNick`, …); every accessor is `None` when the key is missing or
 /// has another type. Unknown keys are reachable through [`Metadata::object`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+///
+/// The values of the keys the accessors read are found once, by
+/// [`Metadata::parse`] (one walk of the object instead of one per
+/// accessor); two `Metadata` are equal when their objects are.
+#[derive(Clone, Copy, Debug)]
 pub struct Metadata<'a> {
     object: Container<'a>,
+    /// The values of [`KNOWN`], as [`Container::get`] finds them.
+    known: [Option<Value<'a>>; KNOWN.len()],
 }
+
+impl PartialEq for Metadata<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        // `known` is a function of `object`.
+        self.object == other.object
+    }
+}
+
+impl Eq for Metadata<'_> {}
 
 impl<'a> Metadata<'a> {
     /// Parses the metadata value (starting at its `{`).
@@ -19,8 +38,24 @@ impl<'a> Metadata<'a> {
     /// Malformed UBJSON, or a value that is not an object.
     pub fn parse(value: &'a [u8]) -> Result<Self> {
         match ubjson::parse_value(value)?.0 {
-            Value::Object(object) => Ok(Self { object }),
+            Value::Object(object) => Ok(Self {
+                object,
+                known: object.get_many(KNOWN),
+            }),
             _ => Err(Error::corrupt("metadata is not a UBJSON object", 0)),
+        }
+    }
+
+    /// [`parse`](Self::parse) of a value known to be one whole UBJSON
+    /// value (its length measured by [`ubjson::value_len`]), without
+    /// walking it again: the same result.
+    pub(crate) fn parse_whole(value: &'a [u8]) -> Result<Self> {
+        match ubjson::whole_object(value) {
+            Some(object) => Ok(Self {
+                object,
+                known: object.get_many(KNOWN),
+            }),
+            None => Err(Error::corrupt("metadata is not a UBJSON object", 0)),
         }
     }
 
@@ -33,48 +68,56 @@ impl<'a> Metadata<'a> {
     /// `startAt`: ISO-8601 start time.
     #[must_use]
     pub fn start_at(&self) -> Option<&'a str> {
-        self.object.get("startAt")?.as_str()
+        self.known[0]?.as_str()
     }
 
     /// `lastFrame`: the number of the last frame (absent in 0.1.0 files).
     #[must_use]
     pub fn last_frame(&self) -> Option<i64> {
-        self.object.get("lastFrame")?.as_int()
+        self.known[1]?.as_int()
     }
 
     /// `playedOn`: "dolphin", "network", "nintendont", …
     #[must_use]
     pub fn played_on(&self) -> Option<&'a str> {
-        self.object.get("playedOn")?.as_str()
+        self.known[2]?.as_str()
     }
 
     /// `consoleNick`: the console's name.
     #[must_use]
     pub fn console_nick(&self) -> Option<&'a str> {
-        self.object.get("consoleNick")?.as_str()
+        self.known[3]?.as_str()
     }
 
     /// The entries of `players`, keyed by port index.
     pub fn players(&self) -> impl Iterator<Item = MetaPlayer<'a>> + 'a {
-        self.object
-            .get("players")
+        self.known[4]
             .and_then(|v| v.as_object())
             .into_iter()
             .flat_map(|o| o.entries().map_while(core::result::Result::ok))
             .filter_map(|(key, v)| {
+                let object = v.as_object()?;
+                let [names, characters] = object.get_many(["names", "characters"]);
                 Some(MetaPlayer {
                     key,
-                    object: v.as_object()?,
+                    object,
+                    names: names.and_then(|v| v.as_object()),
+                    characters: characters.and_then(|v| v.as_object()),
                 })
             })
     }
 }
 
 /// One player's metadata (`players."<index>"`).
+///
+/// Its `names` and `characters` objects are found once, when
+/// [`Metadata::players`] yields it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MetaPlayer<'a> {
     key: &'a [u8],
     object: Container<'a>,
+    names: Option<Container<'a>>,
+    characters: Option<Container<'a>>,
 }
 
 impl<'a> MetaPlayer<'a> {
@@ -93,24 +136,18 @@ impl<'a> MetaPlayer<'a> {
     /// `names.netplay`: the netplay / display name.
     #[must_use]
     pub fn netplay_name(&self) -> Option<&'a str> {
-        self.names()?.get("netplay")?.as_str()
+        self.names?.get("netplay")?.as_str()
     }
 
     /// `names.code`: the connect code.
     #[must_use]
     pub fn connect_code(&self) -> Option<&'a str> {
-        self.names()?.get("code")?.as_str()
-    }
-
-    fn names(&self) -> Option<Container<'a>> {
-        self.object.get("names")?.as_object()
+        self.names?.get("code")?.as_str()
     }
 
     /// `characters`: (internal character id, frames played as it).
     pub fn characters(&self) -> impl Iterator<Item = (u8, i64)> + 'a {
-        self.object
-            .get("characters")
-            .and_then(|v| v.as_object())
+        self.characters
             .into_iter()
             .flat_map(|o| o.entries().map_while(core::result::Result::ok))
             .filter_map(|(k, v)| {

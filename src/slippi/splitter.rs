@@ -234,6 +234,7 @@ pub struct GeckoCodes<'a> {
 impl<'a> Iterator for GeckoCodes<'a> {
     type Item = GeckoCode<'a>;
 
+    #[inline]
     fn next(&mut self) -> Option<GeckoCode<'a>> {
         if self.rest.is_empty() {
             return None;

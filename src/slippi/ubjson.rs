@@ -117,13 +117,31 @@ impl<'a> Container<'a> {
     /// The value of the first entry named `key` (objects only).
     #[must_use]
     pub fn get(&self, key: &str) -> Option<Value<'a>> {
+        let [value] = self.get_many([key]);
+        value
+    }
+
+    /// [`get`](Self::get) of each of `keys`, in one walk of the entries
+    /// (it stops once all are found, or at the first damaged entry).
+    #[must_use]
+    pub fn get_many<const N: usize>(&self, keys: [&str; N]) -> [Option<Value<'a>>; N] {
+        let mut out = [None; N];
         if !self.object {
-            return None;
+            return out;
         }
-        self.entries()
-            .map_while(core::result::Result::ok)
-            .find(|(k, _)| *k == key.as_bytes())
-            .map(|(_, v)| v)
+        let mut missing = N;
+        for (k, v) in self.entries().map_while(core::result::Result::ok) {
+            for (slot, key) in out.iter_mut().zip(keys) {
+                if slot.is_none() && k == key.as_bytes() {
+                    *slot = Some(v);
+                    missing = missing.saturating_sub(1);
+                }
+            }
+            if missing == 0 {
+                break;
+            }
+        }
+        out
     }
 }
 
@@ -202,6 +220,16 @@ pub fn value_len(bytes: &[u8]) -> Result<usize> {
     let marker = c.u8()?;
     skip(&mut c, marker)?;
     Ok(c.position())
+}
+
+/// The object that `value`, one whole value (as [`value_len`] measured
+/// it: the slice ends where the value does), is when it starts with `{`;
+/// the same as [`parse_value`] would give, without walking it again.
+pub(crate) fn whole_object(value: &[u8]) -> Option<Container<'_>> {
+    match value.split_first() {
+        Some((b'{', body)) => Some(Container { object: true, body }),
+        _ => None,
+    }
 }
 
 /// Reads the value whose marker was just read; `data` is the cursor's slice.
@@ -407,6 +435,12 @@ mod tests {
         assert_eq!(arr.entries().count(), 3);
         assert_eq!(o.entries().count(), 4);
         assert_eq!(o.get("zz"), None);
+        assert_eq!(whole_object(v), Some(o));
+        assert_eq!(whole_object(b"[]"), None);
+        assert_eq!(
+            o.get_many(["e", "zz", "a", "b"]),
+            [o.get("e"), None, o.get("a"), o.get("b")]
+        );
     }
 
     #[test]

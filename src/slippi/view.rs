@@ -28,6 +28,9 @@ pub struct SlippiView<'a> {
     raw: &'a [u8],
     declared_raw_len: u32,
     metadata: Option<&'a [u8]>,
+    /// Whether `metadata` is one whole UBJSON value (`value_len` measured
+    /// it), not a damaged one.
+    metadata_whole: bool,
     game_end: Option<&'a [u8]>,
 }
 
@@ -89,11 +92,13 @@ impl<'a> SlippiView<'a> {
                 .unwrap_or(usize::MAX)
                 .min(body.len());
             let (raw, after) = body.split_at_checked(len).unwrap_or((body, &[]));
+            let (metadata, metadata_whole) = metadata_after(after);
             return Ok(Self {
                 file,
                 raw,
                 declared_raw_len: raw_len,
-                metadata: metadata_after(after),
+                metadata,
+                metadata_whole,
                 game_end: None,
             });
         }
@@ -103,10 +108,7 @@ impl<'a> SlippiView<'a> {
         while decoder.in_raw() {
             // Ordinary events through the fast path; the rest (Game End
             // among them) through the full decode.
-            if let Some((_, after)) = decoder.fast_event(rest) {
-                rest = after;
-                continue;
-            }
+            rest = decoder.skip_fast(rest);
             match decoder.decode(rest) {
                 Ok(Decoded::Record {
                     record: Item::Event(event),
@@ -120,8 +122,8 @@ impl<'a> SlippiView<'a> {
                 _ => break,
             }
         }
-        let (raw, metadata) = if decoder.in_raw() {
-            (body, None)
+        let (raw, (metadata, metadata_whole)) = if decoder.in_raw() {
+            (body, (None, false))
         } else {
             let used = body.len().saturating_sub(rest.len());
             (body.get(..used).unwrap_or_default(), metadata_after(rest))
@@ -131,6 +133,7 @@ impl<'a> SlippiView<'a> {
             raw,
             declared_raw_len: 0,
             metadata,
+            metadata_whole,
             game_end,
         })
     }
@@ -166,7 +169,13 @@ impl<'a> SlippiView<'a> {
     /// # Errors
     /// Damaged UBJSON in the metadata element.
     pub fn metadata(&self) -> Result<Option<Metadata<'a>>> {
-        self.metadata.map(Metadata::parse).transpose()
+        let Some(value) = self.metadata else {
+            return Ok(None);
+        };
+        if self.metadata_whole {
+            return Metadata::parse_whole(value).map(Some);
+        }
+        Metadata::parse(value).map(Some)
     }
 
     /// Every event, from the Event Payloads event on (see
@@ -240,11 +249,14 @@ impl<'a> SlippiView<'a> {
 
 /// The metadata value after the raw array: `U\x08metadata` then a UBJSON
 /// value; `None` when absent. A damaged value is returned whole, so that
-/// [`SlippiView::metadata`] reports the damage.
-fn metadata_after(after: &[u8]) -> Option<&[u8]> {
-    let value = after.strip_prefix(super::METADATA_KEY)?;
+/// [`SlippiView::metadata`] reports the damage; the flag tells a whole
+/// value (`true`) from a damaged one.
+fn metadata_after(after: &[u8]) -> (Option<&[u8]>, bool) {
+    let Some(value) = after.strip_prefix(super::METADATA_KEY) else {
+        return (None, false);
+    };
     match super::ubjson::value_len(value) {
-        Ok(n) => value.get(..n),
-        Err(_) => Some(value),
+        Ok(n) => (value.get(..n), true),
+        Err(_) => (Some(value), false),
     }
 }

@@ -12,8 +12,12 @@
 //! instruction counts (`valgrind --tool=callgrind`; the difference
 //! between two N, divided, is the cost per file): SET is `corpus`,
 //! `large` or `tiny`, FILE a part of the file names (`""`: all), SIDE `ours` or
-//! `peer`, SHAPE `for_each` or `for`. SET `demos` runs the demo row's work
-//! on the corpus demos instead (SHAPE is ignored).
+//! `peer`, SHAPE `for_each` or `for`; it prints the min and median time
+//! of a pass (for a file's own ratio, timed apart from the other files'
+//! noise: the min of many passes). SET `demos` runs the demo row's work
+//! on the corpus demos instead (SHAPE is ignored); SET `slippi` runs a
+//! side of a Slippi full-decode row (the corpus `slippi` folder; SHAPE
+//! `bits` for the bits fold, anything else for the f64 consumer).
 //!
 //! For each format, every file is first decoded once by each side; a file
 //! enters the timing only if both sides succeed and agree on a count
@@ -153,6 +157,7 @@ fn repeat(args: &[String]) {
     let corpus = corpus();
     let files = match set.as_str() {
         "demos" => load(&corpus.join("teeworlds/demos"), "demo"),
+        "slippi" => load(&corpus.join("slippi"), "slp"),
         _ => teehistorian_set(&corpus, set),
     };
     let files: Vec<_> = files
@@ -161,20 +166,27 @@ fn repeat(args: &[String]) {
         .collect();
     let (ours, peer) = match set.as_str() {
         "demos" => work::demo_sides(),
+        "slippi" => work::slippi_sides(shape == "bits"),
         _ => work::teehistorian_sides(shape == "for_each"),
     };
     let mut run = if side == "peer" { peer.run } else { ours.run };
     let n: u64 = n.parse().unwrap_or(1);
-    // Messages (teehistorian) or snapshots (demos).
+    // Messages (teehistorian), snapshots (demos) or frames (Slippi).
     let mut counted = 0;
+    let mut times = Vec::new();
     for _ in 0..n {
+        let start = Instant::now();
         for (_, bytes) in &files {
             counted += black_box(run(black_box(bytes))).map_or(0, |(m, _)| m);
         }
+        times.push(start.elapsed().as_secs_f64() * 1e9);
     }
     let bytes: usize = files.iter().map(|(_, b)| b.len()).sum();
+    let first = times.first().copied().unwrap_or(f64::NAN);
+    let (lo, m, _) = spread(&mut times);
     println!(
-        "{} files, {bytes} B: {side} {shape} x{n}: count {counted}",
+        "{} files, {bytes} B: {side} {shape} x{n}: count {counted}; \
+         ns a pass: min {lo:.0}, median {m:.0}, first {first:.0}",
         files.len()
     );
 }
