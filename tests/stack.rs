@@ -194,23 +194,32 @@ fn deep_json_header_is_refused_on_64k_stack() {
         ok.push_str(&"[".repeat(14));
         ok.push_str(&"]".repeat(14));
         ok.push('}');
-        assert!(teehistorian::TeehistorianIter::new(&file(&ok)).is_ok());
+        let ok = file(&ok);
+        let iter = teehistorian::TeehistorianIter::new(&ok).unwrap();
+        assert_eq!(iter.header().validate(), Ok(()));
+        // Opening a file reads the version alone: the depth is refused by
+        // the check of the whole text and by every parse of it.
+        fn refused(file: &[u8], depth: usize) {
+            let iter = teehistorian::TeehistorianIter::new(file).unwrap();
+            let header = iter.header();
+            assert!(header.validate().is_err(), "{depth}");
+            assert!(header.for_each_config(|_, _| {}).is_err(), "{depth}");
+            assert_eq!(header.map_name(), None, "{depth}");
+            assert!(
+                teehistorian::Header::parse(header.json()).is_err(),
+                "{depth}"
+            );
+        }
         for depth in [17, 1000, 1 << 20] {
             let mut deep = String::from(r#"{"version":"2","x":"#);
             deep.push_str(&"[".repeat(depth));
             deep.push_str(&"]".repeat(depth));
             deep.push('}');
-            assert!(
-                teehistorian::TeehistorianIter::new(&file(&deep)).is_err(),
-                "{depth}"
-            );
+            refused(&file(&deep), depth);
             let mut deep = String::from(r#"{"version":"2","x":"#);
             deep.push_str(&r#"{"a":"#.repeat(depth));
             deep.push_str(&"}".repeat(depth + 1));
-            assert!(
-                teehistorian::TeehistorianIter::new(&file(&deep)).is_err(),
-                "{depth}"
-            );
+            refused(&file(&deep), depth);
         }
     });
 }

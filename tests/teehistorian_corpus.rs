@@ -24,7 +24,7 @@ use serde_json::{Value, json};
 const SUB: &str = "teeworlds/teehistorian";
 
 /// The header JSON a teehistorian `Reader` starts with (its first item,
-/// or its pieces when it is longer than the buffer, joined and parsed).
+/// or its pieces when it is longer than the buffer, joined and read).
 fn reader_header<R: std::io::Read>(reader: &mut Reader<R>) -> Result<String, ReadError> {
     let mut json = Vec::new();
     loop {
@@ -36,7 +36,13 @@ fn reader_header<R: std::io::Read>(reader: &mut Reader<R>) -> Result<String, Rea
                     let json = String::from_utf8(json).map_err(|_| {
                         ReadError::Decode(gamefmt::Error::new(ErrorKind::InvalidString, 16))
                     })?;
-                    gamefmt::teehistorian::Header::parse(&json).map_err(ReadError::Decode)?;
+                    // Checked as opening a file checks it (its version).
+                    let mut file = gamefmt::teehistorian::uuids::TEEHISTORIAN
+                        .as_bytes()
+                        .to_vec();
+                    file.extend_from_slice(json.as_bytes());
+                    file.push(0);
+                    TeehistorianIter::new(&file).map_err(ReadError::Decode)?;
                     return Ok(json);
                 }
             }
@@ -442,8 +448,12 @@ fn corruptions_never_panic() {
                 let _ = ex.parse();
             }
         }
-        if let Ok(iter) = TeehistorianIter::new(&data) {
-            // Whatever decoded is written back and decodes to the same
+        // A header valid whole (opening reads only its version) ...
+        let iter = TeehistorianIter::new(&data)
+            .ok()
+            .filter(|i| i.header().validate().is_ok());
+        if let Some(iter) = iter {
+            // ... and whatever decoded is written back and decodes to the same
             // messages at the same ticks (TICK_SKIPs are derived again).
             let mut w = TeehistorianWriter::new(iter.header().json()).unwrap();
             for r in &records {

@@ -382,7 +382,7 @@ impl Decoder {
         if magic != uuids::TEEHISTORIAN.as_bytes() {
             return Err(Error::new(ErrorKind::BadMagic, self.offset));
         }
-        let (header, len) = match Header::parse_plain_prefix(rest) {
+        let (header, len) = match Header::read_prefix(rest) {
             Some(plain) => plain,
             None => {
                 let json_at = self.offset.saturating_add(MAGIC_LEN);

@@ -14,6 +14,9 @@ use uuid::Uuid;
 
 use crate::error::{Error, ErrorKind, Result};
 
+/// The magic UUID before the header text in a file.
+const MAGIC_LEN: usize = crate::format::TEEHISTORIAN_MAGIC.len();
+
 /// Deepest nesting of arrays and objects accepted in a header (DDNet writes
 /// depth 2); deeper input is rejected before parsing so that the recursive
 /// JSON parser cannot exhaust the stack.
@@ -127,18 +130,35 @@ impl<'a> Fields<'a> {
 
 /// The parsed header of a teehistorian file.
 ///
-/// Holds the JSON text (checked whole by [`Header::parse`]) and the
-/// version; every other field is looked up in the text when asked for (a
-/// parse of the text per call), and `config` and `tuning` are walked on
-/// demand with [`Header::for_each_config`] / [`Header::for_each_tuning`].
-/// So the header is small: a reader's records and a file's iterator, which
-/// hold it, move cheaply, and a file whose fields are never asked for pays
-/// one parse.
+/// Holds the JSON text and the version; every other field is looked up in
+/// the text when asked for (a parse of the text per call), and `config`
+/// and `tuning` are walked on demand with [`Header::for_each_config`] /
+/// [`Header::for_each_tuning`]. So the header is small: a reader's records
+/// and a file's iterator, which hold it, move cheaply.
+///
+/// [`Header::parse`] checks the whole text. A header read from a file
+/// has had only what its records need checked: its end (the NUL), UTF-8
+/// and the `version` (read by a scan from the start of the object up to
+/// that key), so that opening a file costs about what finding the NUL
+/// does, as in the other teehistorian readers; [`Header::validate`]
+/// checks the rest (`gamefmt validate` and `inspect` do). The fields of a
+/// text that is not valid JSON past the version read as far as the parse
+/// gets (a field after the damage is `None`).
+///
+/// ```
+/// use gamefmt::teehistorian::TeehistorianIter;
+/// let mut file = gamefmt::teehistorian::uuids::TEEHISTORIAN.as_bytes().to_vec();
+/// file.extend_from_slice(b"{\"version\":\"2\",\"map_name\":oops}\0");
+/// let iter = TeehistorianIter::new(&file)?;
+/// assert_eq!(iter.header().version(), 2);
+/// assert!(iter.header().validate().is_err());
+/// # Ok::<(), gamefmt::Error>(())
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Header<'a> {
     /// The JSON text, valid UTF-8 (kept as bytes: a header read from a
     /// file is made `str` only by [`Header::json`], so that reading an
-    /// ASCII header, checked in the scan that reads it, costs no second
+    /// ASCII header, checked in the scan for its NUL, costs no second
     /// pass).
     json: &'a [u8],
     version: u32,
@@ -163,7 +183,6 @@ impl<'a> Header<'a> {
         let version = match plain_version(json) {
             Some(version) => version,
             None => {
-                check_depth(json)?;
                 let mut fields = Fields::default();
                 parse_json(json.as_bytes(), TopLevel(&mut fields))?;
                 fields.version.map(|v| v.raw().as_bytes())
@@ -172,22 +191,44 @@ impl<'a> Header<'a> {
         Self::with_version(json.as_bytes(), version)
     }
 
-    /// A header in the plain form DDNet writes (see [`plain_version`]) at
-    /// the start of `bytes`, the text after the magic UUID: the header and
-    /// the length of its text, which a NUL follows. One pass over the
-    /// text, which also finds its end and whether it is ASCII (else it is
-    /// checked as UTF-8 after). `None` for anything else, which the
-    /// caller decodes the general way (the NUL, UTF-8, [`Header::parse`]),
-    /// with the same result for what this accepts.
+    /// The header at the start of `bytes`, the text after the magic UUID,
+    /// read as cheaply as the file's records need it: the text up to its
+    /// NUL (checked as UTF-8, ASCII eight bytes at a time) and the
+    /// top-level `version`, found by the plain scan (see [`plain_prefix`])
+    /// from the start of the object up to that key. The rest of the text
+    /// is not checked here: [`Header::validate`] does that. The header and
+    /// the length of its text. `None` for anything else (no NUL yet, not
+    /// UTF-8, a `version` not found in the plain form), which the caller
+    /// decodes the general way (the NUL, UTF-8, [`Header::parse`]).
     #[inline]
-    pub(crate) fn parse_plain_prefix(bytes: &'a [u8]) -> Option<(Self, usize)> {
-        let scan = plain_prefix(bytes)?;
-        let json = bytes.get(..scan.len)?;
-        if bytes.get(scan.len) != Some(&0) || (!scan.ascii && core::str::from_utf8(json).is_err()) {
+    pub(crate) fn read_prefix(bytes: &'a [u8]) -> Option<(Self, usize)> {
+        let (len, ascii) = text_before_nul(bytes)?;
+        let json = bytes.get(..len)?;
+        if !ascii && core::str::from_utf8(json).is_err() {
             return None;
         }
+        let scan = plain_prefix(json, Stop::AtVersion)?;
         let version = version_text(json, scan.version)?;
-        Some((Self::with_version(json, version).ok()?, scan.len))
+        Some((Self::with_version(json, version).ok()?, len))
+    }
+
+    /// Checks the whole text as [`Header::parse`] does: a header read from
+    /// a file (by [`TeehistorianIter`](super::TeehistorianIter), the
+    /// [`Decoder`](super::Decoder) or a [`Reader`](super::Reader)) has had
+    /// only its `version` read. Offsets are in the file (the text starts
+    /// at byte 16, after the magic UUID).
+    ///
+    /// # Errors
+    /// [`ErrorKind::Corrupt`] where the text is not one JSON object (or
+    /// nests deeper than 16), and [`ErrorKind::Corrupt`] too if a whole
+    /// parse finds a `version` other than the one read (a second
+    /// top-level `version` key).
+    pub fn validate(&self) -> Result<()> {
+        let whole = Self::parse(self.json()).map_err(|e| e.shifted(MAGIC_LEN))?;
+        if whole.version != self.version {
+            return Err(Error::corrupt("header has two versions", MAGIC_LEN));
+        }
+        Ok(())
     }
 
     /// The header of `json` (valid UTF-8) if its `version` (the raw value)
@@ -205,8 +246,9 @@ impl<'a> Header<'a> {
         Ok(Self { json, version })
     }
 
-    /// The known scalar fields, parsed again from the text (which
-    /// [`Header::parse`] accepted: this parse cannot fail).
+    /// The known scalar fields, parsed again from the text (as far as the
+    /// parse gets, for a header read from a file and not valid JSON past
+    /// its version).
     fn fields(&self) -> Fields<'a> {
         let mut fields = Fields::default();
         let _ = parse_json(self.json, TopLevel(&mut fields));
@@ -389,9 +431,9 @@ fn decimal(text: &[u8]) -> Option<u32> {
 
 /// Rejects nesting deeper than [`MAX_DEPTH`], counting brackets outside
 /// strings.
-fn check_depth(json: &str) -> Result<()> {
+fn check_depth(json: &[u8]) -> Result<()> {
     let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
-    for (pos, b) in json.bytes().enumerate() {
+    for (pos, &b) in json.iter().enumerate() {
         if in_string {
             match (escaped, b) {
                 (true, _) => escaped = false,
@@ -426,7 +468,7 @@ fn check_depth(json: &str) -> Result<()> {
 /// parse decides. One pass, no per-key work but for the top level: a tiny
 /// file's header costs a fraction of the general parse.
 fn plain_version(json: &str) -> Option<Option<&[u8]>> {
-    let scan = plain_prefix(json.as_bytes())?;
+    let scan = plain_prefix(json.as_bytes(), Stop::AtEnd)?;
     if scan.len != json.len() {
         return None;
     }
@@ -448,8 +490,6 @@ struct PlainScan {
     version: Option<Range<usize>>,
     /// The length of the object's text.
     len: usize,
-    /// No byte of the text is 0x80 or above (else it may still be UTF-8).
-    ascii: bool,
 }
 
 /// The scan of [`plain_version`] over the object at the start of `bytes`
@@ -457,12 +497,8 @@ struct PlainScan {
 /// containers kept as bits: a short header costs a few instructions a
 /// token.
 #[inline]
-fn plain_prefix(bytes: &[u8]) -> Option<PlainScan> {
-    let mut p = Plain {
-        bytes,
-        at: 0,
-        high: 0,
-    };
+fn plain_prefix(bytes: &[u8], stop: Stop) -> Option<PlainScan> {
+    let mut p = Plain { bytes, at: 0 };
     if p.byte()? != b'{' {
         return None;
     }
@@ -494,6 +530,12 @@ fn plain_prefix(bytes: &[u8]) -> Option<PlainScan> {
             b'"' => {
                 let value = p.string()?;
                 if depth == 1 && key == Some(b"version") {
+                    if stop == Stop::AtVersion {
+                        return Some(PlainScan {
+                            version: Some(value),
+                            len: p.at,
+                        });
+                    }
                     version = Some(value);
                 }
             }
@@ -532,11 +574,61 @@ fn plain_prefix(bytes: &[u8]) -> Option<PlainScan> {
             }
         }
     }
-    Some(PlainScan {
-        version,
-        len: p.at,
-        ascii: p.high & TOP == 0,
-    })
+    Some(PlainScan { version, len: p.at })
+}
+
+/// Where [`plain_prefix`] stops.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stop {
+    /// At the end of the object.
+    AtEnd,
+    /// At the first top-level `version`, or the end of the object.
+    AtVersion,
+}
+
+/// The length of the text at the start of `bytes` before its first NUL,
+/// and whether that text is ASCII; `None` if `bytes` has no NUL. Sixteen
+/// bytes a step: a header of a real server is 2 to 4 KB.
+#[inline]
+fn text_before_nul(bytes: &[u8]) -> Option<(usize, bool)> {
+    // The top bits of the bytes seen, OR-ed together.
+    let mut high = 0u64;
+    let mut pairs = bytes.chunks_exact(16);
+    for (i, pair) in pairs.by_ref().enumerate() {
+        let (Some(a), Some(b)) = (pair.first_chunk::<8>(), pair.last_chunk::<8>()) else {
+            break;
+        };
+        let (a, b) = (u64::from_le_bytes(*a), u64::from_le_bytes(*b));
+        // Nonzero if a byte is zero: a borrow out of a byte sets its top
+        // bit (bytes above a zero one may show one too; below, none).
+        let zero = |x: u64| x.wrapping_sub(LOW_BITS) & !x & TOP;
+        if zero(a) | zero(b) != 0 {
+            // The word with the first zero byte, exactly (see `not_plain`).
+            let exact = |x: u64| !((x & LOW).wrapping_add(LOW) | x | LOW);
+            let (word, zeros, skip) = match exact(a) {
+                0 => {
+                    high |= a;
+                    (b, exact(b), 8)
+                }
+                zeros => (a, zeros, 0),
+            };
+            // The bytes before the first zero one.
+            high |= word & zeros.wrapping_sub(1);
+            // Below 8, and `skip` 0 or 8.
+            let tail = (zeros.trailing_zeros() / 8) as usize | skip;
+            // `i * 16` is below `bytes.len()`: no overflow.
+            return Some((i.wrapping_mul(16).wrapping_add(tail), high & TOP == 0));
+        }
+        high |= a | b;
+    }
+    let rest = pairs.remainder();
+    let tail = rest.iter().position(|&c| c == 0)?;
+    let head = rest.get(..tail).unwrap_or_default();
+    let before = bytes.len().wrapping_sub(rest.len());
+    Some((
+        before.wrapping_add(tail),
+        high & TOP == 0 && head.is_ascii(),
+    ))
 }
 
 /// Whether `key` is one of the known scalar fields ([`Fields`]).
@@ -548,6 +640,8 @@ fn is_field(key: &[u8]) -> bool {
 const LOW: u64 = 0x7F7F_7F7F_7F7F_7F7F;
 /// The top bit of each byte of a `u64`.
 const TOP: u64 = !LOW;
+/// The low bit of each byte of a `u64`.
+const LOW_BITS: u64 = 0x0101_0101_0101_0101;
 
 /// The top bit of each byte of `word` that is not plain string text:
 /// any byte but a control character (below 0x20), `"` and `\` (bytes of
@@ -573,9 +667,6 @@ const fn not_plain(word: u64) -> u64 {
 struct Plain<'a> {
     bytes: &'a [u8],
     at: usize,
-    /// The string bytes read so far OR-ed together: their top bits tell
-    /// whether any is 0x80 or above.
-    high: u64,
 }
 
 impl Plain<'_> {
@@ -609,7 +700,7 @@ impl Plain<'_> {
                 b'"' => return Some(start..self.at.saturating_sub(1)),
                 b'\\' => self.escape()?,
                 0..0x20 => return None,
-                other => self.high |= u64::from(other),
+                _ => {}
             }
         }
     }
@@ -633,7 +724,6 @@ impl Plain<'_> {
             let other = not_plain(word);
             // The plain bytes before the first other one (all, if none):
             // the little-endian word's first byte is its lowest.
-            self.high |= word & other.wrapping_sub(1) & !other;
             let plain = other.trailing_zeros() / 8;
             // Still within `bytes`.
             self.at = self.at.wrapping_add(plain as usize);
@@ -646,6 +736,9 @@ impl Plain<'_> {
 
 /// Runs `seed` over the JSON text as one whole value.
 fn parse_json<'a, S: DeserializeSeed<'a, Value = ()>>(json: &'a [u8], seed: S) -> Result<()> {
+    // The parser recurses: a header read from a file has not been checked
+    // whole, so its depth is checked before every parse.
+    check_depth(json)?;
     let mut de = serde_json_core::de::Deserializer::new(json, None);
     seed.deserialize(&mut de)
         .and_then(|()| de.end().map(|_| ()))
@@ -837,7 +930,6 @@ mod tests {
     #[test]
     fn plain_scan_agrees_with_general_parse() {
         fn general(json: &str) -> Option<Option<&[u8]>> {
-            check_depth(json).ok()?;
             let mut fields = Fields::default();
             parse_json(json.as_bytes(), TopLevel(&mut fields)).ok()?;
             Some(fields.version.map(|v| v.raw().as_bytes()))
@@ -885,15 +977,27 @@ mod tests {
                 // In a file: the text, its NUL, then messages.
                 let mut file = t.clone();
                 file.extend_from_slice(b"\0\x01\x02");
-                let prefix = Header::parse_plain_prefix(&file);
-                let Ok(json) = core::str::from_utf8(t) else {
+                let prefix = Header::read_prefix(&file);
+                // The text is what comes before the first NUL.
+                let text = t.split(|&b| b == 0).next().unwrap_or_default();
+                let Ok(json) = core::str::from_utf8(text) else {
                     assert_eq!(prefix, None);
                     continue;
                 };
                 if let Some((header, len)) = prefix {
                     prefixed += 1;
-                    assert_eq!((Header::parse(json), len), (Ok(header), t.len()), "{json}");
+                    assert_eq!((header.json(), len), (json, text.len()));
+                    // Checked whole, it is the header a whole parse gives,
+                    // or the text is not a header with one version.
+                    match (header.validate(), Header::parse(json)) {
+                        (Ok(()), whole) => assert_eq!(whole, Ok(header), "{json}"),
+                        (Err(_), Ok(whole)) => assert_ne!(whole.version, header.version, "{json}"),
+                        (Err(_), Err(_)) => {}
+                    }
                 }
+                let Ok(json) = core::str::from_utf8(t) else {
+                    continue;
+                };
                 if let Some(version) = plain_version(json) {
                     answered += 1;
                     assert_eq!(general(json), Some(version), "{json}");
