@@ -54,10 +54,12 @@ pub struct TeehistorianIter<'a> {
 }
 
 impl<'a> TeehistorianIter<'a> {
-    /// Checks the magic UUID and parses the header.
+    /// Checks the magic UUID and reads the header: its end, UTF-8 and its
+    /// version ([`Header::validate`] checks the rest of its JSON).
     ///
     /// # Errors
-    /// A bad magic or header, or a file that ends inside the header.
+    /// A bad magic, a header that is not UTF-8 or has no supported
+    /// version, or a file that ends inside the header.
     pub fn new(data: &'a [u8]) -> Result<Self> {
         let mut decoder = Decoder::new();
         // Straight to the header (no message path to try first).
