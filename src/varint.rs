@@ -92,6 +92,7 @@ const ONE_BYTE: [i8; 256] = {
 /// length, as in [`decode`] (predicted, they keep the position of the
 /// next int off the chain of this one's bytes), but no load or bounds
 /// check per byte.
+#[cfg(feature = "snapshot")]
 #[inline(always)]
 #[must_use]
 pub(crate) fn decode_word(word: u64) -> (i32, usize) {
@@ -311,6 +312,7 @@ mod tests {
         }
     }
 
+    #[cfg(feature = "snapshot")]
     #[test]
     fn word_form_matches_decode() {
         let check = |bytes: [u8; 8]| {
