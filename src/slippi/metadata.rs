@@ -4,10 +4,6 @@ use crate::error::{Error, Result};
 
 use super::ubjson::{self, Container, Value};
 
-/// The keys [`Metadata`] finds in one walk when parsed, in the order of
-/// its `known` array.
-const KNOWN: [&str; 5] = ["startAt", "lastFrame", "playedOn", "consoleNick", "players"];
-
 /// The metadata object (`startAt`, `lastFrame`, `players`, `playedOn`,
 /// `consoleNick`, …); every accessor is `None` when the key is missing or
 /// has another type. Unknown keys are reachable through [`Metadata::object`].
@@ -18,13 +14,18 @@ const KNOWN: [&str; 5] = ["startAt", "lastFrame", "playedOn", "consoleNick", "pl
 #[derive(Clone, Copy, Debug)]
 pub struct Metadata<'a> {
     object: Container<'a>,
-    /// The values of [`KNOWN`], as [`Container::get`] finds them.
-    known: [Option<Value<'a>>; KNOWN.len()],
+    /// The values of the keys the accessors read, as [`Container::get`]
+    /// finds them.
+    start_at: Option<Value<'a>>,
+    last_frame: Option<Value<'a>>,
+    played_on: Option<Value<'a>>,
+    console_nick: Option<Value<'a>>,
+    players: Option<Value<'a>>,
 }
 
 impl PartialEq for Metadata<'_> {
     fn eq(&self, other: &Self) -> bool {
-        // `known` is a function of `object`.
+        // The values are a function of `object`.
         self.object == other.object
     }
 }
@@ -38,10 +39,7 @@ impl<'a> Metadata<'a> {
     /// Malformed UBJSON, or a value that is not an object.
     pub fn parse(value: &'a [u8]) -> Result<Self> {
         match ubjson::parse_value(value)?.0 {
-            Value::Object(object) => Ok(Self {
-                object,
-                known: object.get_many(KNOWN),
-            }),
+            Value::Object(object) => Ok(Self::of(object)),
             _ => Err(Error::corrupt("metadata is not a UBJSON object", 0)),
         }
     }
@@ -51,11 +49,22 @@ impl<'a> Metadata<'a> {
     /// walking it again: the same result.
     pub(crate) fn parse_whole(value: &'a [u8]) -> Result<Self> {
         match ubjson::whole_object(value) {
-            Some(object) => Ok(Self {
-                object,
-                known: object.get_many(KNOWN),
-            }),
+            Some(object) => Ok(Self::of(object)),
             None => Err(Error::corrupt("metadata is not a UBJSON object", 0)),
+        }
+    }
+
+    /// The metadata of `object`, its keys found in one walk.
+    fn of(object: Container<'a>) -> Self {
+        let [start_at, last_frame, played_on, console_nick, players] =
+            object.get_many(["startAt", "lastFrame", "playedOn", "consoleNick", "players"]);
+        Self {
+            object,
+            start_at,
+            last_frame,
+            played_on,
+            console_nick,
+            players,
         }
     }
 
@@ -68,30 +77,30 @@ impl<'a> Metadata<'a> {
     /// `startAt`: ISO-8601 start time.
     #[must_use]
     pub fn start_at(&self) -> Option<&'a str> {
-        self.known[0]?.as_str()
+        self.start_at?.as_str()
     }
 
     /// `lastFrame`: the number of the last frame (absent in 0.1.0 files).
     #[must_use]
     pub fn last_frame(&self) -> Option<i64> {
-        self.known[1]?.as_int()
+        self.last_frame?.as_int()
     }
 
     /// `playedOn`: "dolphin", "network", "nintendont", …
     #[must_use]
     pub fn played_on(&self) -> Option<&'a str> {
-        self.known[2]?.as_str()
+        self.played_on?.as_str()
     }
 
     /// `consoleNick`: the console's name.
     #[must_use]
     pub fn console_nick(&self) -> Option<&'a str> {
-        self.known[3]?.as_str()
+        self.console_nick?.as_str()
     }
 
     /// The entries of `players`, keyed by port index.
     pub fn players(&self) -> impl Iterator<Item = MetaPlayer<'a>> + 'a {
-        self.known[4]
+        self.players
             .and_then(|v| v.as_object())
             .into_iter()
             .flat_map(|o| o.entries().map_while(core::result::Result::ok))

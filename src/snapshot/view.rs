@@ -190,16 +190,8 @@ impl<'a> SnapshotView<'a> {
     /// Item `index` (in snapshot order), or `None` past the end.
     #[must_use]
     pub fn item(&self, index: usize) -> Option<Item<'a>> {
-        let start = usize::try_from(self.offsets.get(index)?.get()).ok()? / 4;
-        let end = match self.offsets.get(index.saturating_add(1)) {
-            Some(next) => usize::try_from(next.get()).ok()? / 4,
-            None => self.data.len(),
-        };
-        let (key, data) = self.data.get(start..end)?.split_first()?;
-        Some(Item {
-            key: key.get() as u32,
-            data,
-        })
+        let next = self.offsets.get(index.saturating_add(1));
+        item_at(self.data, self.offsets.get(index)?, next)
     }
 
     /// The item keys in snapshot order (cheaper than [`Self::items`] when
@@ -299,6 +291,22 @@ impl<'a> SnapshotView<'a> {
     }
 }
 
+/// The item at byte offset `start` in `data`, the item area, which ends
+/// at byte offset `next` (or with the area); `None` for a bad offset.
+#[inline]
+fn item_at<'a>(data: &'a [I32], start: &I32, next: Option<&I32>) -> Option<Item<'a>> {
+    let start = usize::try_from(start.get()).ok()? / 4;
+    let end = match next {
+        Some(next) => usize::try_from(next.get()).ok()? / 4,
+        None => data.len(),
+    };
+    let (key, data) = data.get(start..end)?.split_first()?;
+    Some(Item {
+        key: key.get() as u32,
+        data,
+    })
+}
+
 /// Iterator over a snapshot's items; see [`SnapshotView::items`].
 #[derive(Clone, Debug)]
 pub struct Items<'a> {
@@ -315,19 +323,8 @@ impl<'a> Iterator for Items<'a> {
     fn next(&mut self) -> Option<Item<'a>> {
         // Each item ends where the next begins: one offset read an item
         // (`SnapshotView::item` reads two).
-        let start = usize::try_from(self.offsets.next()?.get()).ok();
-        let end = match self.offsets.as_slice().first() {
-            Some(next) => usize::try_from(next.get()).ok().map(|e| e / 4),
-            None => Some(self.data.len()),
-        };
-        let item = start
-            .zip(end)
-            .and_then(|(start, end)| self.data.get(start / 4..end))
-            .and_then(<[I32]>::split_first)
-            .map(|(key, data)| Item {
-                key: key.get() as u32,
-                data,
-            });
+        let start = self.offsets.next()?;
+        let item = item_at(self.data, start, self.offsets.as_slice().first());
         if item.is_none() {
             // A bad offset ends the items, as `SnapshotView::item` does.
             self.offsets = [].iter();

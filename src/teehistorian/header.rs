@@ -600,15 +600,16 @@ fn text_before_nul(bytes: &[u8]) -> Option<(usize, bool)> {
         };
         let (a, b) = (u64::from_le_bytes(*a), u64::from_le_bytes(*b));
         // Nonzero if a byte is zero: a borrow out of a byte sets its top
-        // bit (bytes above a zero one may show one too; below, none).
-        let zero = |x: u64| x.wrapping_sub(LOW_BITS) & !x & TOP;
-        if zero(a) | zero(b) != 0 {
-            // The word with the first zero byte, exactly (see `not_plain`).
-            let exact = |x: u64| !((x & LOW).wrapping_add(LOW) | x | LOW);
-            let (word, zeros, skip) = match exact(a) {
+        // bit (bytes above a zero one may show one too; below, none). One
+        // operation fewer a word than `zero_bytes`: a 3 KB header took 35%
+        // more instructions with `zero_bytes` here.
+        let any_zero = |x: u64| x.wrapping_sub(LOW_BITS) & !x & TOP;
+        if any_zero(a) | any_zero(b) != 0 {
+            // The word with the first zero byte, exactly.
+            let (word, zeros, skip) = match zero_bytes(a) {
                 0 => {
                     high |= a;
-                    (b, exact(b), 8)
+                    (b, zero_bytes(b), 8)
                 }
                 zeros => (a, zeros, 0),
             };
@@ -643,6 +644,14 @@ const TOP: u64 = !LOW;
 /// The low bit of each byte of a `u64`.
 const LOW_BITS: u64 = 0x0101_0101_0101_0101;
 
+/// The top bit of each zero byte of `x`, exactly (no carry from one byte
+/// into the next: `(x & LOW) + LOW` sets a byte's top bit unless its low
+/// seven bits are all clear).
+#[inline(always)]
+const fn zero_bytes(x: u64) -> u64 {
+    !((x & LOW).wrapping_add(LOW) | x | LOW)
+}
+
 /// The top bit of each byte of `word` that is not plain string text:
 /// any byte but a control character (below 0x20), `"` and `\` (bytes of
 /// 0x80 and above are checked as UTF-8 with the whole text). Per byte,
@@ -652,9 +661,6 @@ const LOW_BITS: u64 = 0x0101_0101_0101_0101;
 /// `word ^ c` (found the same way).
 #[inline(always)]
 const fn not_plain(word: u64) -> u64 {
-    const fn zero_bytes(x: u64) -> u64 {
-        !((x & LOW).wrapping_add(LOW) | x | LOW)
-    }
     let low = word & LOW;
     let control = !(word | low.wrapping_add(0x6060_6060_6060_6060));
     let quote = zero_bytes(word ^ 0x2222_2222_2222_2222);
