@@ -138,6 +138,8 @@ pub mod stream;
 #[cfg(feature = "teehistorian")]
 pub mod teehistorian;
 pub mod varint;
+#[cfg(feature = "serde")]
+pub mod vocabulary;
 pub mod warning;
 
 pub use error::{Error, ErrorKind, Result};
