@@ -42,6 +42,29 @@ pub enum ErrorKind {
     Refused(crate::warning::WarningKind),
 }
 
+impl ErrorKind {
+    /// The kind's name, snake_case: `truncated`, `bad_magic`,
+    /// `unsupported_version`, `out_of_bounds`, `invalid_varint`,
+    /// `invalid_string`, `buffer_too_small`, `decompress`, `corrupt`,
+    /// `legacy_layout`, `refused`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Truncated => "truncated",
+            Self::BadMagic => "bad_magic",
+            Self::UnsupportedVersion(_) => "unsupported_version",
+            Self::OutOfBounds => "out_of_bounds",
+            Self::InvalidVarint => "invalid_varint",
+            Self::InvalidString => "invalid_string",
+            Self::BufferTooSmall { .. } => "buffer_too_small",
+            Self::Decompress => "decompress",
+            Self::Corrupt(_) => "corrupt",
+            Self::LegacyLayout => "legacy_layout",
+            Self::Refused(_) => "refused",
+        }
+    }
+}
+
 /// A decoding error: what went wrong and where.
 ///
 /// `offset` is the byte position in the decoded input (the whole file, for

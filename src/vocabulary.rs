@@ -29,7 +29,10 @@
 //! # }
 //! ```
 
-use serde::Serializer;
+use serde::{Serialize, Serializer};
+
+use crate::stream::End;
+use crate::{Error, Warning};
 
 /// Serializes a UUID as its hyphenated lower-case string, without
 /// allocating (no `uuid/serde` feature needed).
@@ -56,4 +59,109 @@ pub fn serialize_uuid<S: Serializer>(uuid: &uuid::Uuid, serializer: S) -> Result
 /// Whatever the serializer returns.
 pub fn serialize_bytes<S: Serializer>(bytes: &[u8], serializer: S) -> Result<S::Ok, S::Error> {
     serializer.serialize_bytes(bytes)
+}
+
+/// Bytes that are meant as text, shown as UTF-8 with each invalid sequence
+/// replaced by U+FFFD (as `String::from_utf8_lossy` does, without
+/// allocating).
+#[derive(Clone, Copy)]
+pub struct LossyStr<'a>(pub &'a [u8]);
+
+impl core::fmt::Display for LossyStr<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        for chunk in self.0.utf8_chunks() {
+            f.write_str(chunk.valid())?;
+            if !chunk.invalid().is_empty() {
+                f.write_str("\u{FFFD}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Serialize for LossyStr<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+/// Raw bytes that serialize as bytes (see [`serialize_bytes`]).
+#[derive(Clone, Copy)]
+pub struct Bytes<'a>(pub &'a [u8]);
+
+impl Serialize for Bytes<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_bytes(self.0)
+    }
+}
+
+/// Serializes a map of `key => value` entries (each value by reference;
+/// `None` becomes `null`): the shape of every record's hand-written
+/// `Serialize` impl.
+macro_rules! map {
+    ($serializer:expr, { $($key:literal => $value:expr),* $(,)? }) => {{
+        let mut map = $serializer.serialize_map(None)?;
+        $crate::vocabulary::entries!(map, { $($key => $value),* });
+        serde::ser::SerializeMap::end(map)
+    }};
+}
+pub(crate) use map;
+
+/// Writes `key => value` entries into an open `SerializeMap` (for records
+/// whose entries follow others, such as a message's after its tick).
+macro_rules! entries {
+    ($map:expr, { $($key:literal => $value:expr),* $(,)? }) => {{
+        #[allow(unused_imports, reason = "the caller may have it in scope already")]
+        use serde::ser::SerializeMap as _;
+        $($map.serialize_entry($key, &$value)?;)*
+    }};
+}
+pub(crate) use entries;
+
+/// `{"kind": "truncated", "offset": 13383, "message": "..."}`: the
+/// [`ErrorKind::name`](crate::ErrorKind::name), the byte offset, and the
+/// text people read.
+impl Serialize for Error {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        map!(s, {
+            "kind" => self.kind.name(),
+            "offset" => self.offset,
+            "message" => Display(&self.kind),
+        })
+    }
+}
+
+/// `{"kind": "empty_data_item", "offset": 1234, "message": "..."}`, as
+/// [`Error`].
+impl Serialize for Warning {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        map!(s, {
+            "kind" => self.kind.name(),
+            "offset" => self.offset,
+            "message" => Display(&self.kind),
+        })
+    }
+}
+
+/// `{"kind": "complete" | "eof" | "truncated" | "damaged", "offset": …,
+/// "error": …}`: [`End::name`], the offset of a cut record or of the
+/// damage (`null` otherwise) and the damage (`null` otherwise).
+impl Serialize for End {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let (offset, error) = match *self {
+            Self::Complete | Self::Eof => (None, None),
+            Self::Truncated { offset } => (Some(offset), None),
+            Self::Damaged(e) => (Some(e.offset), Some(e)),
+        };
+        map!(s, { "kind" => self.name(), "offset" => offset, "error" => error })
+    }
+}
+
+/// A `Display` value serialized as its text.
+struct Display<'a, T>(&'a T);
+
+impl<T: core::fmt::Display> Serialize for Display<'_, T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self.0)
+    }
 }

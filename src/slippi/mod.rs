@@ -75,6 +75,8 @@ mod names;
 mod payloads;
 #[cfg(feature = "std")]
 mod reader;
+#[cfg(feature = "serde")]
+mod serialize;
 mod splitter;
 mod stage;
 pub mod ubjson;

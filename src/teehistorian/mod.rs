@@ -57,6 +57,8 @@ mod player_state;
 mod protocols;
 #[cfg(feature = "std")]
 mod reader;
+#[cfg(feature = "serde")]
+mod serialize;
 pub mod uuids;
 #[cfg(feature = "alloc")]
 mod writer;
