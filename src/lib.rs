@@ -75,8 +75,8 @@
 //! `datafile`), `teehistorian`, `slippi`, `netmsg`: one per format, each
 //! pulling only the dependencies it needs · `alloc` (owned writers and `Vec`-returning
 //! conveniences) · `std` (implies `alloc`; `io::Read` adapters) · `defmt`
-//! (`defmt::Format` on errors and small public types) · `cli` (implies `std`
-//! and every format; the `gamefmt` binary). The default is `std` and every
+//! (`defmt::Format` on errors and small public types) · `serde`
+//! (`serde::Serialize` for every record: [`vocabulary`]). The default is `std` and every
 //! format. Without `std` and `alloc` the crate is `#![no_std]` and never
 //! allocates, whichever formats are enabled.
 //!
@@ -123,8 +123,6 @@ mod format;
 pub mod huffman;
 #[cfg(any(feature = "map", feature = "snapshot"))]
 pub mod i32string;
-#[cfg(feature = "input")]
-pub mod input;
 #[cfg(feature = "map")]
 pub mod map;
 #[cfg(feature = "netmsg")]

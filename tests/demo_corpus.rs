@@ -226,59 +226,6 @@ fn corrupted_demos_never_panic() {
     }
 }
 
-#[cfg(feature = "cli")]
-#[test]
-fn cli_facts_match_demos_expected() {
-    let test = "cli_facts_match_demos_expected";
-    let (Some(dir), Some(expected)) = (
-        common::corpus_dir(test),
-        common::corpus_text(test, "teeworlds/demos.expected.jsonl"),
-    ) else {
-        return;
-    };
-    let mut files = 0;
-    let mut facts = 0;
-    for line in expected.lines() {
-        let mut want: serde_json::Value = serde_json::from_str(line).unwrap();
-        let file = want
-            .as_object_mut()
-            .unwrap()
-            .remove("file")
-            .unwrap()
-            .as_str()
-            .unwrap()
-            .to_owned();
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_gamefmt"))
-            .args(["inspect", "--json"])
-            .arg(dir.join("teeworlds/demos").join(&file))
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{file}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let got: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        let got = got.as_object().unwrap();
-        for (key, value) in want.as_object().unwrap() {
-            assert_eq!(got.get(key), Some(value), "{file}: {key}");
-            facts += 1;
-        }
-        assert_eq!(
-            got.len(),
-            want.as_object().unwrap().len(),
-            "{file}: extra keys"
-        );
-        files += 1;
-    }
-    let on_disk =
-        common::corpus_files("cli_facts_match_demos_expected", "teeworlds/demos", ".demo")
-            .unwrap()
-            .len();
-    assert_eq!(files, on_disk, "one expected line per demo");
-    assert_eq!(facts, files * 18);
-}
-
 #[test]
 fn ddnet_extended_types_resolve_to_known_uuids() {
     use gamefmt::snapshot::{DDNET_NET_OBJECTS, EX_TYPES, UUID_DDNET_CHARACTER, UUID_GAME_INFO_EX};

@@ -10,87 +10,16 @@
     clippy::arithmetic_side_effects
 )]
 
+#[path = "common/slippi_build.rs"]
+mod slippi_build;
+
 use gamefmt::ErrorKind;
 use gamefmt::slippi::{
-    Decoder, Event, Frames, GeckoList, Item, MessageSplitter, PayloadSizes, Reader, Reassembler,
-    SAMPLE, SlippiEventIter, SlippiView, SlippiWriter, Version,
+    Decoder, Event, Frames, GeckoList, Item, MessageSplitter, Reader, Reassembler, SAMPLE,
+    SlippiEventIter, SlippiView, SlippiWriter, Version,
 };
 use gamefmt::stream::{Decoded, End};
-
-/// A payload of `size` bytes (command byte not included) with `fields`
-/// written at their *event* offsets (command byte = offset 0).
-fn payload(size: usize, fields: &[(usize, &[u8])]) -> Vec<u8> {
-    let mut p = vec![0u8; size];
-    for (off, bytes) in fields {
-        p[off - 1..off - 1 + bytes.len()].copy_from_slice(bytes);
-    }
-    p
-}
-
-fn sizes_3_18() -> PayloadSizes {
-    let mut s = PayloadSizes::new();
-    for (c, n) in [
-        (0x36, 760),
-        (0x37, 66),
-        (0x38, 84),
-        (0x39, 6),
-        (0x3A, 12),
-        (0x3C, 8),
-    ] {
-        s.set(c, n);
-    }
-    s
-}
-
-const METADATA: &[u8] = b"{U\x07startAtSU\x142026-01-01T00:00:00ZU\x09lastFramel\xff\xff\xff\x85U\x08playedOnSU\x07dolphin}";
-
-/// Writes the replay embedded as `SAMPLE` (its doc says what it holds).
-fn build_sample() -> (SlippiWriter, Vec<u8>) {
-    let mut w = SlippiWriter::new(&sizes_3_18()).unwrap();
-    let empty = [0u8, 3];
-    let start = payload(
-        760,
-        &[
-            (0x1, &[3, 18, 0, 0]),
-            (0x13, &31u16.to_be_bytes()),
-            (0x65, &[2, 0, 4, 0]),
-            (0x65 + 0x24, &[20, 1, 4, 0]),
-            (0x65 + 0x24 * 2, &empty),
-            (0x65 + 0x24 * 3, &empty),
-            (0x65 + 0x24 * 4, &empty),
-            (0x65 + 0x24 * 5, &empty),
-        ],
-    );
-    w.event(0x36, &start).unwrap();
-    let frame = (-123i32).to_be_bytes();
-    w.event(
-        0x3A,
-        &payload(12, &[(1, &frame), (5, &0xDEAD_BEEFu32.to_be_bytes())]),
-    )
-    .unwrap();
-    for (i, x) in [(0u8, -30.0f32), (1, 30.0)] {
-        let pre = payload(66, &[(1, &frame), (5, &[i, 0]), (0xD, &x.to_be_bytes())]);
-        w.event(0x37, &pre).unwrap();
-    }
-    for (i, ch) in [(0u8, 1u8), (1, 22)] {
-        let post = payload(
-            84,
-            &[
-                (1, &frame),
-                (5, &[i, 0, ch]),
-                (0x16, &12.5f32.to_be_bytes()),
-                (0x21, &[4]),
-            ],
-        );
-        w.event(0x38, &post).unwrap();
-    }
-    w.event(0x3C, &payload(8, &[(1, &frame), (5, &frame)]))
-        .unwrap();
-    let live = w.live_bytes().to_vec();
-    w.event(0x39, &payload(6, &[(1, &[2, 0xFF, 0, 1, 0xFF, 0xFF])]))
-        .unwrap();
-    (w, live)
-}
+use slippi_build::{METADATA, build_sample, payload, sizes_3_18};
 
 #[test]
 fn sample_is_written_by_slp_writer() {
@@ -434,91 +363,4 @@ fn event_bytes(e: &Event<'_>) -> Vec<u8> {
         _ => &[],
     });
     v
-}
-
-/// Before 1.6.0 Game Start says Zelda for Sheik too; `inspect` takes the
-/// character from the first post-frame as slippi-js does.
-#[cfg(feature = "cli")]
-#[test]
-fn cli_applies_the_pre_1_6_sheik_fix() {
-    let mut s = PayloadSizes::new();
-    for (c, n) in [(0x36, 352), (0x38, 37), (0x39, 1)] {
-        s.set(c, n);
-    }
-    let mut w = SlippiWriter::new(&s).unwrap();
-    let empty = [0u8, 3];
-    let players: [(usize, &[u8]); 6] = [
-        (0x65, &[0x12, 0, 4]),
-        (0x65 + 0x24, &[0x12, 0, 4]),
-        (0x65 + 0x24 * 2, &empty),
-        (0x65 + 0x24 * 3, &empty),
-        (0x65 + 0x24 * 4, &empty),
-        (0x65 + 0x24 * 5, &empty),
-    ];
-    let mut fields: Vec<(usize, &[u8])> = vec![(1, &[1, 0, 0, 0])];
-    fields.extend(players);
-    w.event(0x36, &payload(352, &fields)).unwrap();
-    let frame = (-123i32).to_be_bytes();
-    // Port 1 starts as Sheik (internal 0x07), port 2 as Zelda (0x13).
-    w.event(0x38, &payload(37, &[(1, &frame), (5, &[0, 0, 0x07])]))
-        .unwrap();
-    w.event(0x38, &payload(37, &[(1, &frame), (5, &[1, 0, 0x13])]))
-        .unwrap();
-    // Later frames do not change it any more.
-    let later = (-122i32).to_be_bytes();
-    w.event(0x38, &payload(37, &[(1, &later), (5, &[1, 0, 0x07])]))
-        .unwrap();
-    w.event(0x39, &[3]).unwrap();
-    let bytes = w.finish(None).unwrap();
-    let path = std::env::temp_dir().join(format!("gamefmt-sheik-{}.slp", std::process::id()));
-    std::fs::write(&path, &bytes).unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_gamefmt"))
-        .args(["inspect", "--json"])
-        .arg(&path)
-        .output()
-        .unwrap();
-    std::fs::remove_file(&path).unwrap();
-    let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(
-        j["players"],
-        serde_json::json!([{"port": 1, "character": 0x13}, {"port": 2, "character": 0x12}])
-    );
-    assert_eq!(j["version"], "1.0.0");
-    assert_eq!(j["end"], "complete");
-    assert_eq!(j["is_pal"], serde_json::Value::Null);
-    assert_eq!(j["placements"], serde_json::Value::Null);
-    assert_eq!(j["lras_initiator"], serde_json::Value::Null);
-    assert_eq!(j["end_method"], 3);
-}
-
-/// Damage after Game Start: `inspect` keeps the facts decoded before it
-/// (ending "truncated", a warning on stderr); `validate` fails.
-#[cfg(feature = "cli")]
-#[test]
-fn cli_inspect_keeps_facts_before_damage() {
-    let (_, live) = build_sample();
-    let mut bytes = live.clone();
-    bytes.extend_from_slice(&[0x77, 1, 2, 3]);
-    let path = std::env::temp_dir().join(format!("gamefmt-damaged-{}.slp", std::process::id()));
-    std::fs::write(&path, &bytes).unwrap();
-    let run = |args: &[&str]| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_gamefmt"))
-            .args(args)
-            .arg(&path)
-            .output()
-            .unwrap()
-    };
-    let inspect = run(&["inspect", "--json"]);
-    let validate = run(&["validate"]);
-    std::fs::remove_file(&path).unwrap();
-    assert!(inspect.status.success());
-    let j: serde_json::Value = serde_json::from_slice(&inspect.stdout).unwrap();
-    assert_eq!(j["end"], "truncated");
-    assert_eq!(j["event_counts"]["0x38"], 2);
-    assert_eq!(j["unique_frames"], 1);
-    assert!(
-        String::from_utf8_lossy(&inspect.stderr)
-            .contains("command not in the Event Payloads table")
-    );
-    assert_eq!(validate.status.code(), Some(1));
 }

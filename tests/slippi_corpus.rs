@@ -11,8 +11,10 @@
 )]
 
 mod common;
+#[path = "common/slippi_expected.rs"]
+mod slippi_expected;
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::BTreeSet;
 
 use gamefmt::ErrorKind;
 use gamefmt::slippi::{
@@ -20,53 +22,10 @@ use gamefmt::slippi::{
     SlippiEventIter, SlippiView, zelda_sheik_external,
 };
 use gamefmt::stream::{Decoded, End};
-
-type Row = HashMap<String, String>;
-
-/// `expected.tsv`, one map per file name. `None` when the corpus is absent.
-fn expected(test: &str) -> Option<BTreeMap<String, Row>> {
-    let text = common::corpus_text(test, "slippi/expected.tsv")?;
-    let mut lines = text.lines();
-    let header: Vec<&str> = lines.next().unwrap().split('\t').collect();
-    let mut out = BTreeMap::new();
-    for line in lines {
-        let row: Row = header
-            .iter()
-            .zip(line.split('\t'))
-            .map(|(k, v)| ((*k).to_owned(), v.to_owned()))
-            .collect();
-        out.insert(row["name"].clone(), row);
-    }
-    Some(out)
-}
+use slippi_expected::{Facts, expected, expected_facts, opt_i64};
 
 fn files(test: &str) -> Option<Vec<(String, Vec<u8>)>> {
     common::corpus_files(test, "slippi", ".slp")
-}
-
-fn opt_i64(s: &str) -> Option<i64> {
-    (!s.is_empty()).then(|| s.parse().unwrap())
-}
-
-/// The facts expected.tsv has, computed through the library.
-#[derive(Debug, Default, PartialEq)]
-struct Facts {
-    spec_version: String,
-    raw_len: i64,
-    stage: Option<i64>,
-    players: String,
-    is_pal: Option<bool>,
-    metadata: bool,
-    meta_last_frame: Option<i64>,
-    meta_played_on: Option<String>,
-    first_frame: Option<i64>,
-    last_frame: Option<i64>,
-    unique_frames: i64,
-    end_method: Option<i64>,
-    lras_initiator: Option<i64>,
-    placements: Option<[i8; 4]>,
-    counts: BTreeMap<u8, i64>,
-    gecko_codes: Option<i64>,
 }
 
 fn facts(bytes: &[u8]) -> Result<(Facts, End), gamefmt::Error> {
@@ -132,59 +91,6 @@ fn facts(bytes: &[u8]) -> Result<(Facts, End), gamefmt::Error> {
     f.last_frame = frames.last().map(|&v| i64::from(v));
     f.unique_frames = frames.len() as i64;
     Ok((f, it.end()))
-}
-
-fn expected_facts(r: &Row) -> Facts {
-    let mut counts = BTreeMap::new();
-    for k in [
-        "35", "36", "37", "38", "39", "3a", "3b", "3c", "10", "3f", "40", "41",
-    ] {
-        let n: i64 = r[&format!("n{k}")].parse().unwrap();
-        if n > 0 {
-            counts.insert(u8::from_str_radix(k, 16).unwrap(), n);
-        }
-    }
-    for kv in r["n_other"].split(',').filter(|s| !s.is_empty()) {
-        let (k, v) = kv.split_once(':').unwrap();
-        counts.insert(u8::from_str_radix(&k[2..], 16).unwrap(), v.parse().unwrap());
-    }
-    let (js_meta, peppi_meta) = r["metadata_js/peppi"].split_once('/').unwrap();
-    let mut meta_played_on = (!r["meta_playedOn"].is_empty()).then(|| r["meta_playedOn"].clone());
-    // spec/slippi.md §1: a finished file whose raw length is 0 loses its
-    // metadata in slippi-js (it reads raw to EOF) while peppi, stopping at
-    // Game End, finds it — peppi is right. The playedOn column comes from
-    // slippi-js only, so it is blank there; the file's metadata says
-    // "dolphin" (checked byte-for-byte in `streaming_game_metadata`).
-    if js_meta == "no" && peppi_meta == "yes" && meta_played_on.is_none() {
-        meta_played_on = Some("dolphin".to_owned());
-    }
-    Facts {
-        spec_version: r["spec_version"].clone(),
-        raw_len: r["raw_len"].parse().unwrap(),
-        stage: opt_i64(&r["stage"]),
-        players: r["players"].clone(),
-        is_pal: match r["is_pal"].as_str() {
-            "" => None,
-            v => Some(v == "True"),
-        },
-        metadata: js_meta == "yes" || peppi_meta == "yes",
-        meta_last_frame: opt_i64(&r["meta_lastFrame"]),
-        meta_played_on,
-        first_frame: opt_i64(&r["js_first_frame"]),
-        last_frame: opt_i64(&r["js_last_frame"]),
-        unique_frames: r["js_unique_frames"].parse().unwrap(),
-        end_method: opt_i64(&r["end_method"]),
-        lras_initiator: opt_i64(&r["lras_initiator"]),
-        placements: match r["placements"].as_str() {
-            "" | ",,," => None,
-            v => {
-                let p: Vec<i8> = v.split(',').map(|x| x.parse().unwrap()).collect();
-                Some([p[0], p[1], p[2], p[3]])
-            }
-        },
-        counts,
-        gecko_codes: opt_i64(&r["gecko_codes"]),
-    }
 }
 
 #[test]
@@ -501,94 +407,6 @@ fn frames_match_both_parsers() {
             "{name}: rollbacks"
         );
     }
-}
-
-/// `gamefmt inspect --json` prints, for every replay, the facts
-/// expected.tsv lists; `bad_*` files exit 1 with one line on stderr.
-#[cfg(feature = "cli")]
-#[test]
-fn cli_json_matches_expected() {
-    use serde_json::Value;
-    let (Some(exp), Some(dir)) = (expected("slippi cli"), common::corpus_dir("slippi cli")) else {
-        return;
-    };
-    let mut matched = 0;
-    for (name, row) in &exp {
-        let path = dir.join("slippi").join(name);
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_gamefmt"))
-            .args(["inspect", "--json"])
-            .arg(&path)
-            .output()
-            .unwrap();
-        if name.starts_with("bad_") {
-            assert_eq!(out.status.code(), Some(1), "{name}");
-            assert!(out.stdout.is_empty(), "{name}");
-            assert_eq!(
-                String::from_utf8_lossy(&out.stderr).lines().count(),
-                1,
-                "{name}"
-            );
-            continue;
-        }
-        assert!(
-            out.status.success(),
-            "{name}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let j: Value = serde_json::from_slice(&out.stdout).unwrap();
-        let int = |k: &str| j[k].as_i64();
-        let got = Facts {
-            spec_version: j["version"].as_str().unwrap().to_owned(),
-            raw_len: int("raw_len").unwrap(),
-            stage: int("stage"),
-            players: j["players"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|p| format!("P{}:{}", p["port"], p["character"]))
-                .collect::<Vec<_>>()
-                .join(","),
-            is_pal: j["is_pal"].as_bool(),
-            metadata: j["metadata"].as_bool().unwrap(),
-            meta_last_frame: int("meta_last_frame"),
-            meta_played_on: j["meta_played_on"].as_str().map(str::to_owned),
-            first_frame: int("first_frame"),
-            last_frame: int("last_frame"),
-            unique_frames: int("unique_frames").unwrap(),
-            end_method: int("end_method"),
-            lras_initiator: int("lras_initiator"),
-            placements: j["placements"].as_array().map(|a| {
-                let v: Vec<i8> = a.iter().map(|x| x.as_i64().unwrap() as i8).collect();
-                [v[0], v[1], v[2], v[3]]
-            }),
-            counts: j["event_counts"]
-                .as_object()
-                .unwrap()
-                .iter()
-                .map(|(k, v)| {
-                    assert_eq!(k, &k.to_lowercase());
-                    (
-                        u8::from_str_radix(&k[2..], 16).unwrap(),
-                        v.as_i64().unwrap(),
-                    )
-                })
-                .collect(),
-            gecko_codes: int("gecko_codes"),
-        };
-        assert_eq!(j["format"], "slippi");
-        assert!(matches!(
-            j["end"].as_str(),
-            Some("complete" | "eof" | "truncated")
-        ));
-        assert_eq!(
-            j["end"] == "complete",
-            !row["end_method"].is_empty(),
-            "{name}: complete iff a Game End"
-        );
-        assert_eq!(got, expected_facts(row), "{name}");
-        matched += 1;
-    }
-    assert_eq!(matched, exp.len() - 2);
 }
 
 /// Typed accessors on real files, against what SOURCES.md and

@@ -1,12 +1,12 @@
 //! The `gamefmt` command on datafiles built in the test: human summary,
 //! JSON, dump and validate, and the one-line error for invalid files.
-#![cfg(feature = "cli")]
 #![allow(
     clippy::unwrap_used,
     clippy::indexing_slicing,
     clippy::arithmetic_side_effects
 )]
 
+use crate::common;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
@@ -110,4 +110,57 @@ fn invalid_files_exit_1_with_one_line() {
     assert_eq!(v["data_errors"], 1);
     assert_eq!(v["data_bytes"], 0);
     assert_eq!(gamefmt(&["validate"], &file).status.code(), Some(1));
+}
+
+/// The seven facts `gamefmt inspect --json` prints, for every map, against
+/// the independent reader's `maps.expected.jsonl`.
+#[test]
+fn cli_inspect_json_matches_expected_facts() {
+    use std::process::Command;
+    let test = "cli_inspect_json_matches_expected_facts";
+    let (Some(corpus), Some(expected)) = (
+        common::corpus_dir(test),
+        common::corpus_text(test, "teeworlds/maps.expected.jsonl"),
+    ) else {
+        return;
+    };
+    let mut checked = 0;
+    for line in expected.lines() {
+        let want: serde_json::Value = serde_json::from_str(line).unwrap();
+        let file = corpus
+            .join("teeworlds/maps")
+            .join(want["file"].as_str().unwrap());
+        let out = Command::new(env!("CARGO_BIN_EXE_gamefmt"))
+            .args(["inspect", "--json"])
+            .arg(&file)
+            .output()
+            .unwrap();
+        if want.get("error").is_some() {
+            assert_eq!(out.status.code(), Some(1), "{}", file.display());
+            let stderr = String::from_utf8(out.stderr).unwrap();
+            assert_eq!(stderr.lines().count(), 1, "{stderr}");
+            assert!(
+                stderr.contains("do not match the file length at byte offset 8"),
+                "{stderr}"
+            );
+            assert!(out.stdout.is_empty());
+            continue;
+        }
+        assert!(
+            out.status.success(),
+            "{}: {}",
+            file.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(stdout.lines().count(), 1, "exactly one line");
+        let got: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        for (key, value) in want.as_object().unwrap() {
+            if key != "file" {
+                assert_eq!(&got[key], value, "{} key {key}", file.display());
+            }
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 51);
 }

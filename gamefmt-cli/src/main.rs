@@ -16,14 +16,14 @@
 //! command, and the `warnings` array of `inspect --json` for maps and
 //! replays; `--strict` refuses them where current DDNet does.
 //!
-//! `gamefmt export` runs the `gamefmt-export` tool of the `gamefmt-arrow`
-//! crate (Parquet and Arrow datasets), found beside this executable or on
-//! `PATH`.
+//! `gamefmt export` writes Parquet and Arrow datasets in this process
+//! (feature `export`, the `gamefmt-arrow` crate).
 
 mod batch;
 mod chat;
 mod datafile;
 mod demo;
+#[cfg(feature = "export")]
 mod export;
 mod frame_set;
 mod label;
@@ -39,7 +39,7 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 use gamefmt::{Format, Warning};
 
-use gamefmt::input::Input;
+use gamefmt_cli::input::Input;
 
 #[derive(Parser)]
 #[command(
@@ -130,14 +130,10 @@ enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
-    /// Write Parquet or Arrow datasets: runs `gamefmt-export export` (the
-    /// gamefmt-arrow crate) with these arguments, e.g.
-    /// `gamefmt export --to parquet OUT_DIR INPUTS...`.
-    Export {
-        /// Arguments of `gamefmt-export export` (`--help` lists them).
-        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
-        args: Vec<std::ffi::OsString>,
-    },
+    /// Write the inputs' tables as Parquet or Arrow IPC datasets:
+    /// OUT_DIR/format=F/table=T/part-NAME-NNNN.EXT.
+    #[cfg(feature = "export")]
+    Export(export::ExportArgs),
 }
 
 impl Command {
@@ -218,7 +214,7 @@ fn run(
                 Command::Dump { map: true, .. } => map::dump(&bytes, ctx, out),
                 Command::Dump { .. } => datafile::dump(&bytes, ctx, out),
                 Command::Validate { .. } => datafile::validate(&bytes, ctx, out),
-                Command::Chat { .. } | Command::Export { .. } => Err(CliError::UnknownFormat),
+                _ => Err(CliError::UnknownFormat),
             }
         }
         (Format::Demo, Command::Inspect { json, .. }) => demo::inspect(input, *json, out),
@@ -257,7 +253,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match &cli.command {
         Command::Chat { json, files } => chat(files, *json),
-        Command::Export { args } => export::run(args),
+        #[cfg(feature = "export")]
+        Command::Export(args) => export::run(args),
         Command::Inspect { inputs, .. }
         | Command::Dump { inputs, .. }
         | Command::Validate { inputs } => batch::run_all(&cli.command, inputs, cli.strict),

@@ -14,7 +14,7 @@ use rayon::prelude::*;
 
 use crate::label::Labelled;
 use crate::{CliError, Command, Ctx, Inputs, run};
-use gamefmt::input::{self, Input, STDIN, progress};
+use gamefmt_cli::input::{self, Input, STDIN, progress};
 
 /// Exit status when some file was refused (invalid or unrecognised).
 const REFUSED: u8 = 1;

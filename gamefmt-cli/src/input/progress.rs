@@ -4,7 +4,7 @@
 //!
 //! ```
 //! // Under a test harness stderr is no terminal: the bar is hidden.
-//! let bar = gamefmt::input::progress::bar(1 << 20, 3);
+//! let bar = gamefmt_cli::input::progress::bar(1 << 20, 3);
 //! bar.inc(512);
 //! assert_eq!(bar.position(), 512);
 //! ```

@@ -4,15 +4,14 @@ use std::io::Write;
 
 use gamefmt::slippi::{
     CMD_GECKO_LIST, Event, FinalPosts, GameEnd, GameStart, GeckoList, HEADER_LEN, Item, Metadata,
-    Reader, StartingCharacters, VecReassembler, character_name, internal_character_name,
-    stage_name, winners,
+    Reader, StartingCharacters, VecReassembler, character_name, stage_name, winners,
 };
 use gamefmt::stream::End;
 use serde_json::{Value, json};
 
 use crate::frame_set::FrameSet;
 use crate::{CliError, Ctx, json_line};
-use gamefmt::input::Input;
+use gamefmt_cli::input::Input;
 
 /// The quirks of the Event Payloads event (the first in the stream, at
 /// byte [`HEADER_LEN`]), as `SlippiView::parse_with` and `parse_strict`
@@ -170,15 +169,6 @@ fn facts(
     Ok(f)
 }
 
-/// How the CLI names an ending: damage that `inspect` tolerates (after
-/// Game Start) ends the walk like a truncation.
-fn end_name(end: End) -> &'static str {
-    match end {
-        End::Damaged(_) => "truncated",
-        other => other.name(),
-    }
-}
-
 /// The external character of every non-empty port: from `characters`
 /// (with the pre-1.6.0 Zelda/Sheik fix) when given, else Game Start's.
 fn characters<'g>(
@@ -246,7 +236,7 @@ pub fn inspect(
         "placements": f.placements,
         "event_counts": counts,
         "gecko_codes": f.gecko_codes,
-        "end": end_name(f.ending),
+        "end": f.ending.name(),
     });
     if as_json {
         json_line(out, &value)?;
@@ -302,73 +292,17 @@ pub fn inspect(
             m.played_on().unwrap_or("-")
         )?;
     }
-    writeln!(out, "  end:      {}", end_name(f.ending))?;
+    writeln!(out, "  end:      {}", f.ending.name())?;
     Ok(())
 }
 
+/// One event as a JSON object: its `offset` in the file, then the core's
+/// serialized event (see `gamefmt::vocabulary`).
 fn event_json(offset: usize, event: &Event<'_>) -> Value {
-    let mut v = json!({
-        "offset": offset,
-        "code": format!("0x{:02x}", event.code()),
-    });
-    let fields = match event {
-        Event::EventPayloads(p) => {
-            json!({"kind": "event_payloads", "commands": p.entries().count()})
-        }
-        Event::GameStart(g) => json!({
-            "kind": "game_start",
-            "version": g.version().map(|v| v.to_string()),
-            "stage": g.stage(),
-            "players": players(g, None),
-            "is_pal": g.is_pal(),
-        }),
-        Event::PreFrame(e) => json!({
-            "kind": "pre_frame", "frame": e.frame(), "player": e.player_index(),
-            "follower": e.is_follower(), "action_state": e.action_state(),
-            "x": e.position_x(), "y": e.position_y(), "buttons": e.buttons(),
-        }),
-        Event::PostFrame(e) => json!({
-            "kind": "post_frame", "frame": e.frame(), "player": e.player_index(),
-            "follower": e.is_follower(), "character": e.internal_character(),
-            "character_name": e.internal_character().and_then(internal_character_name),
-            "action_state": e.action_state(), "x": e.position_x(), "y": e.position_y(),
-            "percent": e.percent(), "stocks": e.stocks_remaining(),
-        }),
-        Event::GameEnd(e) => json!({
-            "kind": "game_end", "method": e.method(),
-            "lras_initiator": e.lras_initiator(), "placements": e.placements(),
-        }),
-        Event::FrameStart(e) => {
-            json!({"kind": "frame_start", "frame": e.frame(), "seed": e.random_seed()})
-        }
-        Event::ItemUpdate(e) => json!({
-            "kind": "item_update", "frame": e.frame(), "type": e.type_id(),
-            "spawn_id": e.spawn_id(), "x": e.position_x(), "y": e.position_y(),
-        }),
-        Event::FrameBookend(e) => json!({
-            "kind": "frame_bookend", "frame": e.frame(),
-            "latest_finalized_frame": e.latest_finalized_frame(),
-        }),
-        Event::MessageSplitter(e) => json!({
-            "kind": "message_splitter", "command": e.internal_command(),
-            "size": e.actual_size(), "last": e.is_last(),
-        }),
-        Event::GeckoList(l) => json!({"kind": "gecko_list", "codes": l.codes().count()}),
-        Event::FodPlatform(e) => json!({
-            "kind": "fod_platform", "frame": e.frame(), "platform": e.platform(), "height": e.height(),
-        }),
-        Event::Whispy(e) => {
-            json!({"kind": "whispy", "frame": e.frame(), "direction": e.direction()})
-        }
-        Event::StadiumTransformation(e) => json!({
-            "kind": "stadium_transformation", "frame": e.frame(),
-            "event": e.event(), "type": e.transformation(),
-        }),
-        Event::Unknown(e) => json!({"kind": "unknown", "size": e.payload().len()}),
-        _ => json!({"kind": "other"}),
-    };
-    if let (Some(obj), Value::Object(extra)) = (v.as_object_mut(), fields) {
-        obj.extend(extra);
+    let mut v = json!({ "offset": offset });
+    if let (Some(obj), Ok(Value::Object(fields))) = (v.as_object_mut(), serde_json::to_value(event))
+    {
+        obj.extend(fields);
     }
     v
 }
@@ -417,7 +351,7 @@ pub fn validate(input: &mut Input, ctx: &mut Ctx, out: &mut dyn Write) -> Result
         "ok: {} events, {} frames, end {}",
         f.events,
         f.frames.len(),
-        end_name(f.ending)
+        f.ending.name()
     )?;
     Ok(())
 }

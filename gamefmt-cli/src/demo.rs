@@ -6,15 +6,15 @@ use gamefmt::demo::{
     Chunk, ChunkKind, DemoHeader, DemoView, OwnedBuffers, Reader, Reconstructor, message_id,
 };
 use gamefmt::stream::End;
+use gamefmt::zerocopy::IntoBytes;
 use serde_json::{Value, json};
-use zerocopy::IntoBytes;
 
 use gamefmt::Protocol;
 use gamefmt::netmsg;
 
 use crate::netmsg::{add_names, message_json, player_name, players, players_json};
 use crate::{CliError, json_line};
-use gamefmt::input::Input;
+use gamefmt_cli::input::Input;
 
 /// Counts and ticks over the whole chunk stream.
 #[derive(Default)]

@@ -1,10 +1,10 @@
-//! The command-line tools' inputs (feature `input`): paths expanded
+//! The command's inputs: paths expanded
 //! (directories recursively, `-` for stdin), each opened as one stream of
 //! bytes, decompressed on the fly when its first bytes are a gzip, zstd or
 //! xz magic number; and the progress bar they count into ([`progress`]).
 //!
-//! `gamefmt` and `gamefmt-export` (the `gamefmt-arrow` crate, which depends
-//! on this one) share it, so both take the same inputs.
+//! Every command (`inspect`, `dump`, `validate`, `chat`, `export`) takes
+//! its inputs through it, so all take the same inputs.
 //!
 //! Nothing here reads a whole file: decompression is streaming (an xz
 //! stream is decoded on a thread, handed over in bounded blocks), so memory
@@ -12,12 +12,12 @@
 //!
 //! ```
 //! # fn main() -> std::io::Result<()> {
-//! use gamefmt::input::{Input, expand};
+//! use gamefmt_cli::input::{Input, expand};
 //! let dir = std::env::temp_dir().join("gamefmt-input-doctest");
 //! std::fs::create_dir_all(&dir)?;
 //! std::fs::write(dir.join("sample.slp"), gamefmt::slippi::SAMPLE)?;
 //! let files = expand(&[dir])?;
-//! let bar = gamefmt::input::indicatif::ProgressBar::hidden();
+//! let bar = gamefmt_cli::input::indicatif::ProgressBar::hidden();
 //! let mut input = Input::open(&files[0], &bar)?;
 //! assert_eq!(gamefmt::Format::detect(input.head()), Some(gamefmt::Format::Slippi));
 //! assert_eq!(input.finish()?, gamefmt::slippi::SAMPLE.len() as u64);

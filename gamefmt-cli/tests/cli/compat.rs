@@ -12,7 +12,7 @@
     reason = "tests: a panic is the failure report"
 )]
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::process::{Command, Output};

@@ -1,15 +1,15 @@
-//! `gamefmt-export`: decoded game files as Parquet or Arrow IPC datasets.
+//! `gamefmt export --to parquet|arrow OUT_DIR INPUTS...`: decoded game
+//! files as Parquet or Arrow IPC datasets (feature `export`, the
+//! `gamefmt-arrow` crate), in this process.
 //!
-//! `gamefmt-export export --to parquet|arrow OUT_DIR INPUTS...` (what
-//! `gamefmt export ...` runs) takes the inputs the `gamefmt` tool takes —
-//! files, directories (recursively), `-` for stdin, gzip/zstd/xz
-//! compressed — decodes each once, on `--jobs` threads, and writes its
-//! tables to `OUT_DIR/format=FORMAT/table=TABLE/part-NAME-NNNN.EXT`, each
-//! thread packing small inputs into parts of its own (see the
-//! `gamefmt_arrow` docs for the tables). A progress bar on stderr when it
-//! is a terminal, a summary line at the end. Exit status: 0 when every
-//! input was exported, 1 when some were refused, 2 on a usage or I/O
-//! error.
+//! It takes the inputs the other commands take — files, directories
+//! (recursively), `-` for stdin, gzip/zstd/xz compressed — decodes each
+//! once, on `--jobs` threads, and writes its tables to
+//! `OUT_DIR/format=FORMAT/table=TABLE/part-NAME-NNNN.EXT`, each thread
+//! packing small inputs into parts of its own (see the `gamefmt_arrow`
+//! docs for the tables). A progress bar on stderr when it is a terminal, a
+//! summary line at the end. Exit status: 0 when every input was exported,
+//! 1 when some were refused, 2 on a usage or I/O error.
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
@@ -17,26 +17,16 @@ use std::process::ExitCode;
 use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
 
-use clap::{Parser, Subcommand, ValueEnum};
-use gamefmt::input::{self, Input, STDIN, progress};
+use clap::{Args, ValueEnum};
 use gamefmt_arrow::{Dataset, Error, OutputFormat, PartWriter};
 use rayon::prelude::*;
+
+use gamefmt_cli::input::{self, Input, STDIN, progress};
 
 /// Exit status when some input was refused.
 const REFUSED: u8 = 1;
 /// Exit status on a usage or I/O error.
 const IO_ERROR: u8 = 2;
-
-#[derive(Parser)]
-#[command(
-    name = "gamefmt-export",
-    version,
-    about = "Export game files as Parquet or Arrow datasets"
-)]
-struct Cli {
-    #[command(subcommand)]
-    command: Command,
-}
 
 #[derive(Clone, Copy, ValueEnum)]
 enum To {
@@ -46,27 +36,25 @@ enum To {
     Arrow,
 }
 
-#[derive(Subcommand)]
-enum Command {
-    /// Write the inputs' tables to OUT_DIR/format=F/table=T/part-NAME-NNNN.EXT.
-    Export {
-        /// The output format.
-        #[arg(long, value_enum, default_value = "parquet")]
-        to: To,
-        /// Rows per batch: the rows a table builds in memory before they are
-        /// encoded (small, so that wide tables stay within memory bounds).
-        #[arg(long, default_value_t = 2048)]
-        batch_rows: usize,
-        /// Files decoded at once (default: one per core).
-        #[arg(long, short = 'j')]
-        jobs: Option<usize>,
-        /// The dataset folder.
-        out_dir: PathBuf,
-        /// Files to read: paths, directories (read recursively) or `-` for
-        /// standard input; gzip, zstd and xz are decompressed.
-        #[arg(required = true)]
-        inputs: Vec<PathBuf>,
-    },
+/// The arguments of `gamefmt export`.
+#[derive(Args)]
+pub struct ExportArgs {
+    /// The output format.
+    #[arg(long, value_enum, default_value = "parquet")]
+    to: To,
+    /// Rows per batch: the rows a table builds in memory before they are
+    /// encoded (small, so that wide tables stay within memory bounds).
+    #[arg(long, default_value_t = 2048)]
+    batch_rows: usize,
+    /// Files decoded at once (default: one per core).
+    #[arg(long, short = 'j')]
+    jobs: Option<usize>,
+    /// The dataset folder.
+    out_dir: PathBuf,
+    /// Files to read: paths, directories (read recursively) or `-` for
+    /// standard input; gzip, zstd and xz are decompressed.
+    #[arg(required = true)]
+    inputs: Vec<PathBuf>,
 }
 
 /// The name of an input's own parts (when it is too large to pack) that
@@ -105,7 +93,7 @@ fn export_one(
     writer: &mut PartWriter,
     path: &Path,
     batch_rows: usize,
-    bar: &input::indicatif::ProgressBar,
+    bar: &indicatif::ProgressBar,
 ) -> Outcome {
     let input = match Input::open(path, bar) {
         Ok(input) => input,
@@ -121,29 +109,28 @@ fn export_one(
     }
 }
 
-fn main() -> ExitCode {
-    let Cli {
-        command:
-            Command::Export {
-                to,
-                batch_rows,
-                jobs,
-                out_dir,
-                inputs,
-            },
-    } = Cli::parse();
-    let files = match input::expand(&inputs) {
+/// Runs `gamefmt export` and returns its exit status.
+pub fn run(args: &ExportArgs) -> ExitCode {
+    let ExportArgs {
+        to,
+        batch_rows,
+        jobs,
+        out_dir,
+        inputs,
+    } = args;
+    let (batch_rows, jobs) = (*batch_rows, *jobs);
+    let files = match input::expand(inputs) {
         Ok(files) => files,
         Err(e) => {
-            eprintln!("gamefmt-export: {e}");
+            eprintln!("gamefmt: export: {e}");
             return ExitCode::from(IO_ERROR);
         }
     };
-    let format = match to {
+    let format = match *to {
         To::Parquet => OutputFormat::Parquet,
         To::Arrow => OutputFormat::Arrow,
     };
-    let dataset = Dataset::new(out_dir, format);
+    let dataset = Dataset::new(out_dir.clone(), format);
     let total = files
         .iter()
         .filter(|p| p.as_os_str() != STDIN)
@@ -157,7 +144,7 @@ fn main() -> ExitCode {
     {
         Ok(pool) => pool,
         Err(e) => {
-            eprintln!("gamefmt-export: {e}");
+            eprintln!("gamefmt: export: {e}");
             return ExitCode::from(IO_ERROR);
         }
     };
@@ -199,7 +186,7 @@ fn main() -> ExitCode {
         }
     }
     if let Err(e) = &finished {
-        eprintln!("gamefmt-export: {e}");
+        eprintln!("gamefmt: export: {e}");
     }
     let (mut exported, mut refused, mut failed, mut rows) = (0usize, 0usize, 0usize, 0u64);
     for (path, outcome) in files.iter().zip(&outcomes) {
@@ -210,11 +197,11 @@ fn main() -> ExitCode {
             }
             Outcome::Refused(e) => {
                 refused = refused.saturating_add(1);
-                eprintln!("gamefmt-export: {}: {e}", path.display());
+                eprintln!("gamefmt: export: {}: {e}", path.display());
             }
             Outcome::Failed(e) => {
                 failed = failed.saturating_add(1);
-                eprintln!("gamefmt-export: {}: {e}", path.display());
+                eprintln!("gamefmt: export: {}: {e}", path.display());
             }
         }
     }
@@ -222,7 +209,7 @@ fn main() -> ExitCode {
     #[expect(clippy::cast_precision_loss, reason = "rates for people")]
     let (mb, count) = (bar.position() as f64 / 1e6, files.len() as f64);
     eprintln!(
-        "gamefmt-export: {exported} of {} files exported ({refused} refused, {failed} failed), {rows} rows, {mb:.1} MB in {secs:.2} s ({:.1} MB/s, {:.0} files/s)",
+        "gamefmt: export: {exported} of {} files exported ({refused} refused, {failed} failed), {rows} rows, {mb:.1} MB in {secs:.2} s ({:.1} MB/s, {:.0} files/s)",
         files.len(),
         mb / secs.max(1e-9),
         count / secs.max(1e-9),

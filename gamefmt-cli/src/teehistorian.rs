@@ -7,14 +7,13 @@ use gamefmt::Protocol;
 use gamefmt::netmsg;
 use gamefmt::stream::End;
 use gamefmt::teehistorian::{
-    ClientProtocols, CommandSource, Ex, ExMessage, Header, Item, Message, PlayerNames, PlayerState,
-    Reader, Record,
+    ClientProtocols, Ex, Header, Item, Message, PlayerNames, PlayerState, Reader, Record,
 };
 use gamefmt::uuid::Uuid;
 use serde_json::{Value, json};
 
 use crate::netmsg::message_json;
-use gamefmt::input::Input;
+use gamefmt_cli::input::Input;
 
 use crate::{CliError, json_line};
 
@@ -75,14 +74,6 @@ struct Facts {
     ex_counts_by_uuid: BTreeMap<Uuid, u64>,
     last_tick: i32,
     end: End,
-}
-
-/// How the CLI names an ending: FINISH for a complete recording.
-fn end_name(end: End) -> &'static str {
-    match end {
-        End::Complete => "finish",
-        other => other.name(),
-    }
 }
 
 /// A recording cut inside a message is an error for `dump` and
@@ -153,7 +144,7 @@ pub fn inspect(input: &mut Input, as_json: bool, out: &mut dyn Write) -> Result<
                     .map(|(uuid, n)| (uuid.to_string(), json!(n)))
                     .collect::<serde_json::Map<_, _>>(),
                 "last_tick": f.last_tick,
-                "end": end_name(f.end),
+                "end": f.end.name(),
             }),
         )?;
         return Ok(());
@@ -178,7 +169,7 @@ pub fn inspect(input: &mut Input, as_json: bool, out: &mut dyn Write) -> Result<
         "  messages: {} up to tick {} (end: {})",
         f.messages,
         f.last_tick,
-        end_name(f.end)
+        f.end.name()
     )?;
     for (kind, n) in &f.counts {
         writeln!(out, "    {kind:<16} {n}")?;
@@ -189,112 +180,21 @@ pub fn inspect(input: &mut Input, as_json: bool, out: &mut dyn Write) -> Result<
     Ok(())
 }
 
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// The fields of a typed EX message, as JSON.
-fn ex_json(ex: &ExMessage<'_>) -> Value {
-    match *ex {
-        ExMessage::Test => json!({}),
-        ExMessage::DdnetVersionOld { cid, version } => json!({"cid": cid, "version": version}),
-        ExMessage::DdnetVersion {
-            cid,
-            connection_id,
-            version,
-            version_str,
-        } => json!({
-            "cid": cid,
-            "connection_id": connection_id.to_string(),
-            "version": version,
-            "version_str": text(version_str),
-        }),
-        ExMessage::AuthInit {
-            cid,
-            level,
-            auth_name,
-        }
-        | ExMessage::AuthLogin {
-            cid,
-            level,
-            auth_name,
-        } => json!({"cid": cid, "level": level, "auth_name": text(auth_name)}),
-        ExMessage::AuthLogout { cid }
-        | ExMessage::JoinVer6 { cid }
-        | ExMessage::JoinVer7 { cid }
-        | ExMessage::PlayerReady { cid }
-        | ExMessage::PlayerRejoin { cid } => json!({"cid": cid}),
-        ExMessage::PlayerSwitch { cid1, cid2 } => json!({"cid1": cid1, "cid2": cid2}),
-        ExMessage::SaveSuccess {
-            team,
-            save_id,
-            save,
-        }
-        | ExMessage::LoadSuccess {
-            team,
-            save_id,
-            save,
-        } => json!({"team": team, "save_id": save_id.to_string(), "save": text(save)}),
-        ExMessage::SaveFailure { team } | ExMessage::LoadFailure { team } => json!({"team": team}),
-        ExMessage::PlayerTeam { cid, team } => json!({"cid": cid, "team": team}),
-        ExMessage::TeamPractice { team, practice } => json!({"team": team, "practice": practice}),
-        ExMessage::PlayerName { cid, name } => json!({"cid": cid, "name": text(name)}),
-        ExMessage::PlayerFinish { cid, time } => json!({"cid": cid, "time": time}),
-        ExMessage::TeamFinish { team, time } => json!({"team": team, "time": time}),
-        ExMessage::Antibot { data } | ExMessage::Unknown { data, .. } => {
-            json!({"size": data.len()})
-        }
-        _ => json!({}),
-    }
-}
-
-/// One message as a JSON object; `player` is the name of the client it is
-/// about, when known; `protocol` that client's (for MESSAGE records).
+/// One record as a JSON object: the core's serialized record (see
+/// `gamefmt::vocabulary`), with `player`, the name of the client it is
+/// about when known, and for a MESSAGE record `message`, the network
+/// message decoded with that client's protocol.
 fn record_json(r: &Record<'_>, player: Option<&[u8]>, protocol: Protocol) -> Value {
-    let mut v = json!({
-        "tick": r.tick,
-        "offset": r.offset,
-        "kind": r.message.kind().name(),
-    });
-    let fields = match r.message {
-        Message::PlayerDiff { cid, dx, dy } => json!({"cid": cid, "dx": dx, "dy": dy}),
-        Message::Finish => json!({}),
-        Message::TickSkip { dt } => json!({"dt": dt}),
-        Message::PlayerNew { cid, x, y } => json!({"cid": cid, "x": x, "y": y}),
-        Message::PlayerOld { cid } | Message::Join { cid } => json!({"cid": cid}),
-        Message::InputDiff { cid, diff } => json!({"cid": cid, "diff": diff}),
-        Message::InputNew { cid, input } => json!({"cid": cid, "input": input}),
-        Message::PlayerMessage { cid, data } => json!({
-            "cid": cid,
-            "data": data,
-            "message": netmsg::decode(protocol, data).ok().map(|m| message_json(&m)),
-        }),
-        Message::Drop { cid, reason } => json!({"cid": cid, "reason": text(reason)}),
-        Message::ConsoleCommand {
-            cid,
-            flags,
-            cmd,
-            args,
-        } => json!({
-            "cid": cid,
-            "flags": flags,
-            "source": CommandSource::of(cid, flags).name(),
-            "cmd": text(cmd),
-            "args": args.iter().map(text).collect::<Vec<_>>(),
-        }),
-        Message::Ex(ex) => match ex.parse() {
-            Ok(typed) => {
-                json!({"uuid": ex.uuid.to_string(), "name": ex.name(), "fields": ex_json(&typed)})
-            }
-            Err(err) => {
-                json!({"uuid": ex.uuid.to_string(), "name": ex.name(), "error": err.to_string()})
-            }
-        },
-    };
-    if let (Some(v), Value::Object(fields)) = (v.as_object_mut(), fields) {
-        v.extend(fields);
+    let mut v = serde_json::to_value(r).unwrap_or(Value::Null);
+    if let Some(obj) = v.as_object_mut() {
+        if let Message::PlayerMessage { data, .. } = r.message {
+            let message = netmsg::decode(protocol, data)
+                .ok()
+                .map(|m| message_json(&m));
+            obj.insert("message".into(), json!(message));
+        }
         if let Some(name) = player {
-            v.insert("player".into(), json!(text(name)));
+            obj.insert("player".into(), json!(String::from_utf8_lossy(name)));
         }
     }
     v
@@ -319,7 +219,7 @@ pub fn dump(input: &mut Input, out: &mut dyn Write) -> Result<(), CliError> {
         json_line(out, &record_json(&record, player, protocol))?;
     }
     let end = reader.end();
-    json_line(out, &json!({ "end": end_name(end) }))?;
+    json_line(out, &json!({ "end": end.name() }))?;
     not_cut(end)
 }
 

@@ -15,8 +15,7 @@
     reason = "test"
 )]
 
-#[path = "../../tests/common/mod.rs"]
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -364,7 +363,7 @@ fn exported_corpus_read_by_duckdb_matches_the_library() {
     // Exported, then read back.
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("duckdb-export");
     let _ = std::fs::remove_dir_all(&out);
-    let status = Command::new(env!("CARGO_BIN_EXE_gamefmt-export"))
+    let status = Command::new(env!("CARGO_BIN_EXE_gamefmt"))
         .arg("export")
         .arg(&out)
         .args(&dirs)

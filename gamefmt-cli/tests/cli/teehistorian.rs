@@ -8,7 +8,7 @@
     clippy::arithmetic_side_effects
 )]
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

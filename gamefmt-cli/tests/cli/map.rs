@@ -9,13 +9,13 @@
     clippy::arithmetic_side_effects
 )]
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 
 use serde_json::Value;
 
-const FACTS: &str = include_str!("data/map_facts.jsonl");
+const FACTS: &str = include_str!("../../../tests/data/map_facts.jsonl");
 /// A file only the shared corpus has: totals are checked only there.
 const SHARED_MARKER: &str = "ddnet-map-lib__tests__TestOut.map";
 const KEYS: [&str; 11] = [
@@ -129,11 +129,11 @@ fn dump_map_golden() {
     for (file, golden) in [
         (
             "maps-workflow__tests__maps__tiny_finishable_map.map",
-            include_str!("data/tiny_finishable_map.dump-map.jsonl"),
+            include_str!("../../../tests/data/tiny_finishable_map.dump-map.jsonl"),
         ),
         (
             "crate-twmap-0.16.0__tests__editor.map",
-            include_str!("data/twmap_editor.dump-map.jsonl"),
+            include_str!("../../../tests/data/twmap_editor.dump-map.jsonl"),
         ),
     ] {
         let path = dir.join(file);

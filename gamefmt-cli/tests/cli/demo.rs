@@ -1,14 +1,13 @@
 //! The `gamefmt` command on corpus demos: dump prints one line per chunk
 //! (counts and final snapshot as in `demos.expected.jsonl`), validate
 //! accepts every demo, and a damaged demo is one error line with exit 1.
-#![cfg(feature = "cli")]
 #![allow(
     clippy::unwrap_used,
     clippy::indexing_slicing,
     clippy::arithmetic_side_effects
 )]
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -118,4 +117,56 @@ fn damaged_demo_is_one_error_line() {
             assert!(err.contains(what), "{err}");
         }
     }
+}
+
+#[test]
+fn cli_facts_match_demos_expected() {
+    let test = "cli_facts_match_demos_expected";
+    let (Some(dir), Some(expected)) = (
+        common::corpus_dir(test),
+        common::corpus_text(test, "teeworlds/demos.expected.jsonl"),
+    ) else {
+        return;
+    };
+    let mut files = 0;
+    let mut facts = 0;
+    for line in expected.lines() {
+        let mut want: serde_json::Value = serde_json::from_str(line).unwrap();
+        let file = want
+            .as_object_mut()
+            .unwrap()
+            .remove("file")
+            .unwrap()
+            .as_str()
+            .unwrap()
+            .to_owned();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_gamefmt"))
+            .args(["inspect", "--json"])
+            .arg(dir.join("teeworlds/demos").join(&file))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{file}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let got: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let got = got.as_object().unwrap();
+        for (key, value) in want.as_object().unwrap() {
+            assert_eq!(got.get(key), Some(value), "{file}: {key}");
+            facts += 1;
+        }
+        assert_eq!(
+            got.len(),
+            want.as_object().unwrap().len(),
+            "{file}: extra keys"
+        );
+        files += 1;
+    }
+    let on_disk =
+        common::corpus_files("cli_facts_match_demos_expected", "teeworlds/demos", ".demo")
+            .unwrap()
+            .len();
+    assert_eq!(files, on_disk, "one expected line per demo");
+    assert_eq!(facts, files * 18);
 }

@@ -3,7 +3,6 @@
 //! with the names the same server run recorded in its teehistorian file,
 //! and every chat command of a recording (CONSOLE_COMMAND with DDNet's
 //! `CFGFLAG_CHAT`).
-#![cfg(feature = "cli")]
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -12,8 +11,12 @@
     clippy::arithmetic_side_effects
 )]
 
-mod common;
-#[path = "common/names.rs"]
+use crate::common;
+#[allow(
+    clippy::collapsible_if,
+    reason = "shared with the core's tests, whose Rust 1.85 has no let chains"
+)]
+#[path = "../../../tests/common/names.rs"]
 mod names;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -42,7 +45,7 @@ fn chat(path: &Path) -> Vec<Value> {
 
 /// Messages of libtw2's `kind` per demo, as it counted them.
 fn libtw2_counts(kind: &str) -> BTreeMap<String, usize> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/netmsg_libtw2.tsv");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/netmsg_libtw2.tsv");
     std::fs::read_to_string(path)
         .unwrap()
         .lines()

@@ -1,0 +1,20 @@
+//! The `gamefmt` binary's tests, one integration binary: each module runs
+//! the built command on synthetic files and on the corpus
+//! (`../shared/corpus` or `GAMEFMT_CORPUS`; SKIPPED lines without it).
+
+#[path = "../../../tests/common/mod.rs"]
+mod common;
+
+mod bulk;
+mod chat;
+mod compat;
+mod datafile;
+mod demo;
+mod duckdb;
+mod map;
+mod slippi;
+#[path = "../../../tests/common/slippi_build.rs"]
+mod slippi_build;
+#[path = "../../../tests/common/slippi_expected.rs"]
+mod slippi_expected;
+mod teehistorian;
