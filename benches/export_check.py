@@ -3,7 +3,7 @@
 
     python benches/export_check.py GAMEFMT_EXPORT OUT_DIR INPUTS...
 
-exports INPUTS (files or folders) with the `gamefmt-export` binary into
+exports INPUTS (files or folders) with `gamefmt export` (the gamefmt binary) into
 OUT_DIR (`--to parquet`), reads `format=slippi/table=frames` back with
 DuckDB, and, for every replay peppi-py 0.8 (`read_slippi`) reads, checks
 per port (leader): the number of frame rows, and the stocks, x and y
@@ -47,7 +47,7 @@ def main():
     tool, out, inputs = sys.argv[1], Path(sys.argv[2]), sys.argv[3:]
     run = subprocess.run([tool, "export", "--to", "parquet", str(out), *inputs], check=False)
     if run.returncode not in (0, 1):
-        sys.exit(f"gamefmt-export exited with {run.returncode}")
+        sys.exit(f"gamefmt export exited with {run.returncode}")
     frames = str(out / "format=slippi" / "table=frames" / "*.parquet")
     games = str(out / "format=slippi" / "table=games" / "*.parquet")
     db = duckdb.connect()

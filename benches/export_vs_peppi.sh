@@ -20,7 +20,7 @@ if ! "$venv/bin/python" -c 'import peppi_py, pyarrow' 2>/dev/null; then
     python3 -m venv "$venv"
     "$venv/bin/pip" install --quiet peppi-py pyarrow
 fi
-nice cargo build -q --release -p gamefmt-arrow --bin gamefmt-export
+nice cargo build -q --release -p gamefmt-cli --bin gamefmt
 rm -rf "$dir"
 mkdir -p "$dir/in"
 trap 'rm -rf "$dir"' EXIT
@@ -53,9 +53,9 @@ run() {  # name, command...: prints one table row
 
 echo "| tool (2 cores) | wall (s) | CPU (s) | files/s | MB/s | peak RSS (MB) |"
 echo "|---|---|---|---|---|---|"
-run gamefmt-export target/release/gamefmt-export export --to parquet --jobs 2 "$dir/out-gamefmt" "$dir/in"
+run gamefmt-export target/release/gamefmt export --to parquet --jobs 2 "$dir/out-gamefmt" "$dir/in"
 run peppi-py "$venv/bin/python" benches/peppi_export.py --jobs 2 "$dir/out-peppi" "$dir"/in/*.slp
 awk -v a="$(cat "$dir/gamefmt-export.wall")" -v b="$(cat "$dir/peppi-py.wall")" \
     -v c="$(cat "$dir/gamefmt-export.cpu")" -v d="$(cat "$dir/peppi-py.cpu")" \
-    'BEGIN { printf "gamefmt-export is %.1fx peppi-py (wall), %.1fx (CPU time, user + system)\n", b / a, d / c }'
+    'BEGIN { printf "gamefmt export is %.1fx peppi-py (wall), %.1fx (CPU time, user + system)\n", b / a, d / c }'
 echo "output: gamefmt $(du -sh "$dir/out-gamefmt" | cut -f1), peppi-py $(du -sh "$dir/out-peppi" | cut -f1)"

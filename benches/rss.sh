@@ -2,7 +2,7 @@
 # Peak RSS of `gamefmt inspect|validate|dump|export` on large stream
 # files, to check that the CLI reads them in constant memory (target:
 # <= 16 MB whatever the size). `export` writes Parquet into $RSS_DIR/out
-# through gamefmt-export (gamefmt-arrow), whose RSS /usr/bin/time counts
+# through `gamefmt export` (gamefmt-arrow), whose RSS /usr/bin/time counts
 # (the largest of the process and its children). Slow: run by hand, not
 # in CI.
 #
@@ -26,9 +26,9 @@ sizes=("${@:-1024}")
 mkdir -p "$dir"
 trap 'rm -rf "$dir"/big.* "$dir/out"' EXIT
 
-nice cargo build -q --release --features cli --bin gamefmt \
+nice cargo build -q --release -p gamefmt-cli --bin gamefmt \
     --example teehistorian --example large_streams
-nice cargo build -q --release -p gamefmt-arrow --bin gamefmt-export
+true # (export is part of gamefmt)
 bin=target/release
 
 echo "| format | file MB | command | peak RSS (KiB) | wall (s) |"

@@ -3,7 +3,7 @@ lost per stage, over a folder of replays of any size.
 
 Spark's `binaryFile` source reads the replays; each executor decodes its
 share inside `mapInArrow` with the `gamefmt` package (its `games` and
-`frames` tables, the same tables `gamefmt-export` writes as Parquet), so
+`frames` tables, the same tables `gamefmt export` writes as Parquet), so
 the same job runs unchanged on a laptop (`local[*]`) or a cluster
 (`spark-submit --master yarn|k8s://...|spark://...`, with the gamefmt wheel
 installed on the executors or shipped with `--py-files`/a packed venv).
@@ -12,7 +12,7 @@ installed on the executors or shipped with `--py-files`/a packed venv).
 
 prints the per-character and per-stage tables (and writes them as Parquet
 under OUT_DIR when given). `duckdb_query.sql` is the same aggregation in
-DuckDB over the Parquet export (`gamefmt-export export --to parquet OUT replays/`).
+DuckDB over the Parquet export (`gamefmt export --to parquet OUT replays/`).
 """
 
 import argparse

@@ -1,11 +1,12 @@
 """Runs job.py on Spark in local mode over the corpus replays and checks
-that DuckDB over the gamefmt-export Parquet gives the same numbers.
+that DuckDB over the `gamefmt export` Parquet gives the same numbers.
 
     pytest examples/spark/test_spark.py
 
 SKIPPED (with the reason) without the corpus, pyspark, pandas, duckdb or Java
 (`openjdk-17-jre-headless` is installed through apt when Java is missing
-and apt works). Not in CI: Spark's start-up alone takes tens of seconds.
+and apt works). CI runs it in its `spark` step, which installs pyspark,
+pandas and duckdb from PyPI.
 """
 
 import math
@@ -41,14 +42,10 @@ def java():
 
 
 def export_tool():
-    """gamefmt-export: $GAMEFMT_EXPORT, or built from the workspace."""
-    tool = os.environ.get("GAMEFMT_EXPORT") or str(REPO / "target" / "release" / "gamefmt-export")
+    """The `gamefmt` command: $GAMEFMT, or built from the workspace."""
+    tool = os.environ.get("GAMEFMT") or str(REPO / "target" / "debug" / "gamefmt")
     if not Path(tool).is_file():
-        subprocess.run(
-            ["cargo", "build", "--release", "-p", "gamefmt-arrow", "--bin", "gamefmt-export"],
-            cwd=REPO,
-            check=True,
-        )
+        subprocess.run(["cargo", "build", "-p", "gamefmt-cli"], cwd=REPO, check=True)
     return tool
 
 

@@ -1,7 +1,7 @@
 //! `gamefmt-arrow`: the files [`gamefmt`] decodes — Slippi replays,
 //! DDNet teehistorian recordings, Teeworlds/DDNet demos and maps — as
-//! Arrow record batches, and the `gamefmt-export` tool that writes them
-//! as Parquet or Arrow IPC datasets.
+//! Arrow record batches, and the Parquet or Arrow IPC datasets that
+//! `gamefmt export` (the `gamefmt-cli` crate) writes through it.
 //!
 //! Every input is streamed through the `gamefmt` readers (maps, which are
 //! small, are read whole); rows are handed over in batches of a bounded
@@ -22,8 +22,7 @@
 //!
 //! # Datasets
 //!
-//! `gamefmt-export --to parquet OUT_DIR INPUTS...` (also reached as
-//! `gamefmt export`) writes the tables of its inputs to
+//! `gamefmt export --to parquet OUT_DIR INPUTS...` writes the tables of its inputs to
 //! `OUT_DIR/format=FORMAT/table=TABLE/part-NAME-NNNN.parquet` (Hive
 //! layout: DuckDB, Polars and Spark read `OUT_DIR` as one dataset, with
 //! `format` and `table` as partition columns); `--to arrow` writes Arrow

@@ -1,5 +1,5 @@
 //! `to_arrow(table)`: one table of the `gamefmt-arrow` export (the same
-//! tables and columns as `gamefmt-export`'s Parquet), handed to Python
+//! tables and columns as `gamefmt export`'s Parquet), handed to Python
 //! through the Arrow PyCapsule interface (`__arrow_c_stream__`), so
 //! pyarrow, polars and duckdb read it without a pinned pyarrow.
 
@@ -76,7 +76,7 @@ impl File {
     }
 
     /// Table `table` (one of `tables`) as Arrow data, the same table as
-    /// `gamefmt-export` writes: give it to `pyarrow.table`,
+    /// `gamefmt export` writes: give it to `pyarrow.table`,
     /// `polars.DataFrame`, duckdb, … (Arrow PyCapsule interface).
     #[pyo3(name = "to_arrow", signature = (table, batch_rows = 65536))]
     fn arrow_table(

@@ -57,7 +57,7 @@ def inspect(path):
                        capture_output=True, text=True)
     return json.loads(p.stdout) if p.returncode == 0 else None
 
-subprocess.run(["cargo", "build", "--quiet", "--features", "cli", "--bin", "gamefmt"],
+subprocess.run(["cargo", "build", "--quiet", "-p", "gamefmt-cli"],
                cwd=root, check=True)
 expected = [inspect(f) for f in files]
 failures = 0

@@ -43,7 +43,7 @@ if [ ${#files[@]} -eq 0 ]; then
 fi
 
 (cd "$here" && cargo build --quiet --release)
-(cd "$root" && cargo build --quiet --release --features cli --bin gamefmt)
+(cd "$root" && cargo build --quiet --release -p gamefmt-cli --no-default-features)
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
