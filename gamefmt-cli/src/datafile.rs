@@ -18,15 +18,6 @@ struct Facts {
     data_errors: usize,
 }
 
-/// The view of a datafile, strict or with its warnings collected in `ctx`.
-pub fn open<'a>(bytes: &'a [u8], ctx: &mut Ctx) -> Result<DatafileView<'a>, CliError> {
-    Ok(if ctx.strict {
-        DatafileView::parse_strict(bytes)?
-    } else {
-        DatafileView::parse_with(bytes, &mut ctx.warnings)?
-    })
-}
-
 /// The facts of `inspect`. Data items that do not inflate are counted in
 /// `data_errors`; an empty data item (a quirk, reported as a warning) is
 /// no error unless the view is strict.
@@ -60,7 +51,7 @@ pub fn inspect(
     ctx: &mut Ctx,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let view = open(bytes, ctx)?;
+    let view = ctx.open_datafile(bytes)?;
     let f = facts(&view);
     let map = crate::map::summary(&view, ctx);
     if as_json {
@@ -122,7 +113,7 @@ pub fn inspect(
 /// `gamefmt dump` for a datafile: one JSON line per item, then one per data
 /// item.
 pub fn dump(bytes: &[u8], ctx: &mut Ctx, out: &mut dyn Write) -> Result<(), CliError> {
-    let view = open(bytes, ctx)?;
+    let view = ctx.open_datafile(bytes)?;
     for (index, item) in view.items().enumerate() {
         let data: Vec<i32> = item.data().iter().map(|v| v.get()).collect();
         let uuid = view.type_uuid(item.type_id()).map(|u| u.to_string());
@@ -157,7 +148,7 @@ pub fn dump(bytes: &[u8], ctx: &mut Ctx, out: &mut dyn Write) -> Result<(), CliE
 /// `gamefmt validate` for a datafile: the structure, every data item, and
 /// the map it holds (every datafile is read as a map, as DDNet does).
 pub fn validate(bytes: &[u8], ctx: &mut Ctx, out: &mut dyn Write) -> Result<(), CliError> {
-    let view = open(bytes, ctx)?;
+    let view = ctx.open_datafile(bytes)?;
     for index in 0..view.data_count() {
         view.decompress(index).map_err(|e| {
             CliError::Invalid(format!(

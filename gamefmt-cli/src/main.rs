@@ -78,6 +78,18 @@ pub struct Ctx {
 }
 
 impl Ctx {
+    /// The view of a datafile, strict or with its warnings collected here.
+    pub fn open_datafile<'a>(
+        &mut self,
+        bytes: &'a [u8],
+    ) -> Result<gamefmt::datafile::DatafileView<'a>, CliError> {
+        Ok(if self.strict {
+            gamefmt::datafile::DatafileView::parse_strict(bytes)?
+        } else {
+            gamefmt::datafile::DatafileView::parse_with(bytes, &mut self.warnings)?
+        })
+    }
+
     /// The `warnings` array of `inspect --json`.
     pub fn warnings_json(&self) -> serde_json::Value {
         self.warnings

@@ -147,7 +147,7 @@ fn string(map: &MapView<'_>, index: i32) -> Value {
 /// `gamefmt dump --map`: one JSON line per item, in file order, in map
 /// terms.
 pub fn dump(bytes: &[u8], ctx: &mut Ctx, out: &mut dyn Write) -> Result<(), CliError> {
-    let df = crate::datafile::open(bytes, ctx)?;
+    let df = ctx.open_datafile(bytes)?;
     let map = MapView::new_with(df, &mut ctx.warnings)?;
     let df = map.datafile();
     // Group of each layer index.

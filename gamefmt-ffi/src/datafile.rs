@@ -24,7 +24,7 @@ use gamefmt::warning::Warning;
 
 use crate::error::{GamefmtError, GamefmtStatus, null, status_of};
 use crate::opaque::{self, bytes, bytes_mut, get, opaque, out_status, put_result};
-use crate::text::{GamefmtWarning, WarningSink};
+use crate::warning::{GamefmtWarning, WarningSink};
 
 /// Words of [`GamefmtDatafile`].
 pub const GAMEFMT_DATAFILE_WORDS: usize = 32;

@@ -64,6 +64,7 @@ mod snapshot;
 mod stream;
 mod teehistorian;
 mod text;
+mod warning;
 
 pub use datafile::*;
 pub use demo::*;
@@ -75,3 +76,4 @@ pub use snapshot::*;
 pub use stream::*;
 pub use teehistorian::*;
 pub use text::*;
+pub use warning::*;

@@ -28,7 +28,8 @@ use gamefmt::warning::Warning;
 use crate::datafile::GamefmtDatafile;
 use crate::error::{GamefmtError, GamefmtStatus, null};
 use crate::opaque::{get, opaque, out_status, put_result};
-use crate::text::{GamefmtWarning, WarningSink, display_out};
+use crate::text::display_out;
+use crate::warning::{GamefmtWarning, WarningSink};
 
 /// Words of [`GamefmtMap`].
 pub const GAMEFMT_MAP_WORDS: usize = 64;

@@ -25,7 +25,8 @@ use gamefmt::slippi::{
 use crate::error::{GamefmtError, GamefmtStatus, fail, null, status_of};
 use crate::opaque::{bytes, bytes_mut, get, get_mut, opaque, out, out_status, put, put_result};
 use crate::stream::{GamefmtEnd, answer, end_status};
-use crate::text::{GamefmtWarning, WarningSink, display_out};
+use crate::text::display_out;
+use crate::warning::{GamefmtWarning, WarningSink};
 
 /// Words of [`GamefmtSlpDecoder`].
 pub const GAMEFMT_SLP_DECODER_WORDS: usize = 128;
