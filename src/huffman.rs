@@ -387,6 +387,14 @@ impl Output<'_> {
 #[must_use]
 pub fn encode(src: &[u8]) -> alloc::vec::Vec<u8> {
     let mut out = alloc::vec::Vec::with_capacity(src.len() / 2);
+    encode_append(src, &mut out);
+    out
+}
+
+/// [`encode`], appending to `out` (whose buffer the caller reuses).
+#[cfg(feature = "alloc")]
+pub fn encode_append(src: &[u8], out: &mut alloc::vec::Vec<u8>) {
+    out.reserve(src.len().saturating_add(8));
     let mut bits = 0u64;
     let mut count = 0u32;
     let symbols = src
@@ -406,7 +414,6 @@ pub fn encode(src: &[u8]) -> alloc::vec::Vec<u8> {
     if count > 0 {
         out.push(bits as u8);
     }
-    out
 }
 
 #[cfg(test)]

@@ -68,6 +68,10 @@ pub mod raw;
 #[cfg(feature = "std")]
 mod reader;
 mod reconstruct;
+#[cfg(feature = "alloc")]
+mod recorder;
+#[cfg(feature = "alloc")]
+mod tools;
 mod view;
 
 pub use chunk::{Chunk, ChunkKind, Decoder, DemoChunkIter, MAX_CHUNK, MAX_TICK, MIN_TICK};
@@ -80,6 +84,15 @@ pub use reader::Reader;
 #[cfg(feature = "alloc")]
 pub use reconstruct::OwnedBuffers;
 pub use reconstruct::{Buffers, Frame, Frames, MAX_PAYLOAD, MAX_PAYLOAD_INTS, Reconstructor};
+#[cfg(feature = "std")]
+pub use recorder::DemoWriter;
+#[cfg(feature = "alloc")]
+pub use recorder::{
+    DemoMap, HeaderPatch, KEYFRAME_INTERVAL, LENGTH_OFFSET, MAP_SIZE_OFFSET, MARKERS_LEN,
+    MARKERS_OFFSET, MAX_DATA, Recorder, RecorderOptions, TICK_SPEED,
+};
+#[cfg(feature = "alloc")]
+pub use tools::{RepairReport, cut, repair, strip_map};
 pub use view::{DemoHeader, DemoView, MAX_VERSION, MIN_VERSION};
 
 use uuid::{Uuid, uuid};
