@@ -387,13 +387,16 @@ impl Output<'_> {
 #[must_use]
 pub fn encode(src: &[u8]) -> alloc::vec::Vec<u8> {
     let mut out = alloc::vec::Vec::with_capacity(src.len() / 2);
-    encode_append(src, &mut out);
+    let _ = encode_append(src, &mut out);
     out
 }
 
-/// [`encode`], appending to `out` (whose buffer the caller reuses).
+/// [`encode`], appending to `out` (whose buffer the caller reuses);
+/// returns the zero bits that pad the last byte (0 to 7: 0 when the end
+/// symbol ends on a byte boundary, where the Teeworlds coder and DDNet's
+/// before May 2026 wrote one more zero byte).
 #[cfg(feature = "alloc")]
-pub fn encode_append(src: &[u8], out: &mut alloc::vec::Vec<u8>) {
+pub fn encode_append(src: &[u8], out: &mut alloc::vec::Vec<u8>) -> u32 {
     out.reserve(src.len().saturating_add(8));
     let mut bits = 0u64;
     let mut count = 0u32;
@@ -413,7 +416,9 @@ pub fn encode_append(src: &[u8], out: &mut alloc::vec::Vec<u8>) {
     }
     if count > 0 {
         out.push(bits as u8);
+        return 8u32.wrapping_sub(count);
     }
+    0
 }
 
 #[cfg(test)]

@@ -107,13 +107,20 @@ fn by_key(events: &[Event]) -> Vec<Event> {
 
 /// Records `events` with the header of `original` (its version if 5 or
 /// 6, else 6; with its map if `with_map`).
-fn record(original: &DemoView<'_>, version: u8, events: &[Event], with_map: bool) -> Vec<u8> {
+fn record(
+    original: &DemoView<'_>,
+    version: u8,
+    events: &[Event],
+    with_map: bool,
+    trailing_zero: bool,
+) -> Vec<u8> {
     let h = original.header();
     let options = RecorderOptions {
         version,
         net_version: h.net_version(),
         kind: h.kind(),
         timestamp: h.timestamp(),
+        trailing_zero,
     };
     let map = DemoMap {
         name: h.map_name(),
@@ -160,7 +167,7 @@ fn ddnet_vectors_are_recorded_byte_for_byte() {
         let (events, end) = events(&bytes);
         assert_eq!(end, End::Complete);
         let with_map = view.header().map_size() > 0;
-        let ours = record(&view, 6, &events, with_map);
+        let ours = record(&view, 6, &events, with_map, false);
         assert!(ours == bytes, "{}: differs", path.display());
     }
 }
@@ -174,42 +181,72 @@ fn corpus_demos_recorded_again_decode_the_same() {
     ) else {
         return;
     };
-    let mut identical = Vec::new();
+    let (mut identical, mut streams) = (Vec::new(), 0);
     for (name, bytes) in &demos {
         let view = DemoView::parse(bytes).unwrap();
         let (original, _) = events(bytes);
         assert!(!original.is_empty(), "{name}");
         let version = view.header().version();
-        for (v, with_map) in [(6, true), (5, false)] {
-            let again = record(&view, v, &original, with_map);
-            let (decoded, end) = events(&again);
-            assert_eq!(end, End::Complete, "{name}");
+        let cases = [
+            (version, true, true),
+            (6, true, false),
+            (5, false, false),
+            (4, true, false),
+        ];
+        for (v, with_map, trailing_zero) in cases {
+            let again = record(&view, v, &original, with_map, trailing_zero);
+            let (decoded, again_end) = events(&again);
+            assert_eq!(again_end, End::Complete, "{name}");
             assert!(decoded == original, "{name}: v{v} map {with_map}");
             let header = DemoView::parse(&again).unwrap().header().clone();
             assert_eq!(header.markers(), view.header().markers(), "{name}");
             assert_eq!(header.map_name(), view.header().map_name());
-            if v == version && with_map && chunk_stream(&again) == chunk_stream(bytes) {
-                identical.push(name.as_str());
+            if v == version && trailing_zero {
+                // As its recorder wrote it?
+                if again == *bytes {
+                    identical.push(name.as_str());
+                }
+                if chunk_stream(&again) == chunk_stream(bytes) {
+                    streams += 1;
+                }
             }
         }
     }
-    // Not asserted: the corpus demos were written by older DDNet and
-    // Teeworlds versions, whose Huffman coder ended a payload with an extra
-    // zero byte whenever its bits filled the last byte (DDNet commit
-    // 4354f8c664, "Avoid sometimes writing trailing zero byte in huffman
-    // compression", changed that; the vectors above are DDNet 28baa427's
-    // output), and 0.7's client records version 4.
+    // The corpus demos were written by older DDNet and Teeworlds 0.7
+    // versions, whose Huffman coder ended a payload with an extra zero byte
+    // whenever its bits filled the last byte (DDNet commit 4354f8c664,
+    // "Avoid sometimes writing trailing zero byte in huffman compression",
+    // changed that; the vectors above are DDNet 28baa427's output):
+    // recorded in their own version with `trailing_zero`, these come out
+    // byte for byte. The others cannot: their server changed the order of
+    // snapshot items between keyframes, which a delta does not carry (a
+    // player, and so the reader, keeps the order of the keyframe).
     eprintln!(
-        "chunk streams identical to the original's: {}/{}: {identical:?}",
+        "identical to the original: {}/{} files ({streams} chunk streams): {identical:?}",
         identical.len(),
         demos.len()
     );
+    for known in [
+        "ddnet_demo_web_viewer__assets__demo__big_chungus.demo",
+        "ddnet_demo_web_viewer__assets__demo__gigachad_gameplay.demo",
+        "ddnet_demo_web_viewer__goat-demo.demo",
+        "teeworlds-traffic-dumps__dumps__064_ddnet_join_chat_walk_disconnect__client.demo",
+        "teeworlds-traffic-dumps__dumps__075_tw_tinycave_other_player_disconnect__client_bar.demo",
+    ] {
+        if demos.iter().any(|(n, _)| n == known) {
+            assert!(identical.contains(&known), "{known}: no longer identical");
+        }
+    }
 }
 
 /// A sequence with every case: gaps over 31 and over 250 ticks, the same
 /// tick twice, repeated snapshots (empty deltas), items appearing and
 /// vanishing, messages of every length modulo 4.
-fn synthetic() -> Vec<(i32, Vec<(u16, u16, Vec<i32>)>, Vec<Vec<u8>>)> {
+/// One tick of [`synthetic`]: the tick, its items (type, id, data), its
+/// messages.
+type Step = (i32, Vec<(u16, u16, Vec<i32>)>, Vec<Vec<u8>>);
+
+fn synthetic() -> Vec<Step> {
     let mut out = Vec::new();
     let mut tick = 7;
     for step in 0..700i32 {
@@ -328,7 +365,7 @@ fn errors_write_nothing() {
         sha256: [0; 32],
         data: None,
     };
-    for version in [3, 4, 7] {
+    for version in [3, 7] {
         let options = RecorderOptions {
             version,
             ..RecorderOptions::ddnet("")
@@ -470,7 +507,9 @@ fn cut_strip_repair_on_the_corpus() {
             fixed_events == crashed_events,
             "{name}: repair lost something"
         );
-        assert!(report.dropped_bytes > 0, "{name}");
+        // Only the chunk cut short is left out.
+        assert!(report.dropped_bytes < 65_538, "{name}");
+        assert_eq!(report.dropped_leading, 0, "{name}");
         let fixed_len = DemoView::parse(&fixed).unwrap().header().length_seconds();
         if end == End::Complete {
             // The same length as DDNet patched (give or take the tick cut).
@@ -525,7 +564,9 @@ fn repair_makes_the_first_snapshot_a_keyframe() {
         .collect();
     assert_eq!(ticks, (251..600).collect::<Vec<_>>());
     assert_eq!(report.first_tick, Some(251));
-    assert_eq!(report.dropped_leading, 251 * 2);
+    // The first tick marker, and ticks 1 to 250's markers and deltas;
+    // tick 251's keyframe marker is kept as it was.
+    assert_eq!(report.dropped_leading, 1 + 250 * 2);
     assert_eq!(
         DemoView::parse(&fixed).unwrap().header().length_seconds(),
         (599 - 251) / 50

@@ -94,16 +94,20 @@ const TICKMARKER: u8 = 0x80;
 const KEYFRAME: u8 = 0x40;
 const TICK_COMPRESSED: u8 = 0x20;
 const TICK_MASK: i32 = 0x1F;
+const TICK_MASK_LEGACY: i32 = 0x3F;
 const TYPE_SNAPSHOT: u8 = 1;
 const TYPE_MESSAGE: u8 = 2;
 const TYPE_DELTA: u8 = 3;
 
-/// What a demo's header says besides the map: [`Recorder::new`]'s
-/// settings.
+/// What a demo's header says besides the map, and the recorder's
+/// generation: [`Recorder::new`]'s settings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RecorderOptions<'a> {
-    /// The demo version: 6 (DDNet's, with the map's SHA-256) or 5
-    /// (Teeworlds 0.7's, without it).
+    /// The demo version: 6 (DDNet's, with the map's SHA-256), 5
+    /// (Teeworlds 0.7.6 and later, without it) or 4 (Teeworlds 0.6 and
+    /// 0.7 to 0.7.5: one-byte tick markers for gaps up to 63 ticks, no
+    /// compressed flag; a repeated tick, which they would write as a
+    /// broken marker, gets a full one).
     pub version: u8,
     /// The network protocol version, e.g. `0.6 626fce9a778df4d4`
     /// (DDNet's `GAME_NETVERSION`) or `0.7 802f1be60a05665f`; it also
@@ -115,6 +119,11 @@ pub struct RecorderOptions<'a> {
     /// The recording time as DDNet writes it (`%Y-%m-%d_%H-%M-%S`, local
     /// time), at most 19 bytes.
     pub timestamp: &'a str,
+    /// Write a zero byte after every Huffman payload whose end symbol ends
+    /// on a byte boundary, as Teeworlds and DDNet before May 2026 (commit
+    /// 4354f8c664) did: `false` for current DDNet's files, `true` for
+    /// older ones'.
+    pub trailing_zero: bool,
 }
 
 impl<'a> RecorderOptions<'a> {
@@ -127,6 +136,7 @@ impl<'a> RecorderOptions<'a> {
             net_version: "0.6 626fce9a778df4d4",
             kind: "server",
             timestamp,
+            trailing_zero: false,
         }
     }
 }
@@ -274,6 +284,8 @@ fn header(options: &RecorderOptions<'_>, map: &DemoMap<'_>, map_size: u32) -> Ve
 #[derive(Clone, Debug)]
 pub struct Recorder {
     out: Vec<u8>,
+    version: u8,
+    trailing_zero: bool,
     /// Whether `out` still starts with the header.
     header_in_out: bool,
     sizes: &'static [u16],
@@ -326,11 +338,12 @@ impl Recorder {
     /// and the map data, if embedded.
     ///
     /// # Errors
-    /// [`ErrorKind::UnsupportedVersion`] for a version other than 5 or 6;
+    /// [`ErrorKind::UnsupportedVersion`] for a version other than 4, 5 or
+    /// 6;
     /// [`ErrorKind::OutOfBounds`] for map data over 4 GiB. Strings too long
     /// for their fields are cut as DDNet cuts them.
     pub fn new(options: &RecorderOptions<'_>, map: &DemoMap<'_>) -> Result<Self> {
-        if !(5..=6).contains(&options.version) {
+        if !(4..=6).contains(&options.version) {
             let version = i64::from(options.version);
             return Err(Error::new(ErrorKind::UnsupportedVersion(version), 7));
         }
@@ -341,6 +354,8 @@ impl Recorder {
         out.extend_from_slice(data);
         Ok(Self {
             out,
+            version: options.version,
+            trailing_zero: options.trailing_zero,
             header_in_out: true,
             sizes: super::net_item_sizes(options.net_version),
             last_tick_marker: None,
@@ -510,11 +525,16 @@ impl Recorder {
         out
     }
 
-    /// Writes a tick marker, as DDNet's `WriteTickMarker`.
+    /// Writes a tick marker, as DDNet's `WriteTickMarker` (Teeworlds' for
+    /// version 4).
     fn tick_marker(&mut self, tick: i32, keyframe: bool) {
         let diff = self.last_tick_marker.map(|last| tick.wrapping_sub(last));
         match diff {
-            Some(diff @ 0..=TICK_MASK) if !keyframe => {
+            Some(diff @ 1..=TICK_MASK_LEGACY) if !keyframe && self.version < 5 => {
+                self.out
+                    .push(TICKMARKER | (diff as u8 & TICK_MASK_LEGACY as u8));
+            }
+            Some(diff @ 0..=TICK_MASK) if !keyframe && self.version >= 5 => {
                 self.out
                     .push(TICKMARKER | TICK_COMPRESSED | (diff as u8 & TICK_MASK as u8));
             }
@@ -547,7 +567,10 @@ impl Recorder {
             return Err(Error::corrupt("packed chunk over 64 KiB", at));
         }
         self.compressed.clear();
-        crate::huffman::encode_append(&self.packed, &mut self.compressed);
+        let padding = crate::huffman::encode_append(&self.packed, &mut self.compressed);
+        if self.trailing_zero && padding == 0 {
+            self.compressed.push(0);
+        }
         if self.compressed.len() > usize::from(u16::MAX) {
             return Err(Error::corrupt("compressed chunk over 65535 bytes", at));
         }

@@ -108,14 +108,15 @@ fn replay(view: &DemoView<'_>, mut f: impl FnMut(Event<'_>) -> Result<()>) -> Re
     Ok(())
 }
 
-/// A recorder for a demo like `header`'s (same version if 5, else 6;
+/// A recorder for a demo like `header`'s (same version, 6 for version 3;
 /// same net version, kind, timestamp and map).
 fn recorder_like(header: &DemoHeader, map: &[u8]) -> Result<Recorder> {
     let options = RecorderOptions {
-        version: if header.version() == 5 { 5 } else { 6 },
+        version: header.version().max(4),
         net_version: header.net_version(),
         kind: header.kind(),
         timestamp: header.timestamp(),
+        trailing_zero: false,
     };
     let map = DemoMap {
         name: header.map_name(),
@@ -132,8 +133,11 @@ fn recorder_like(header: &DemoHeader, map: &[u8]) -> Result<Recorder> {
 /// kept (a message belongs to the tick marker before it; messages before
 /// the first tick marker are kept when the range starts at the demo's
 /// first tick or before), and the timeline markers in the range. The
-/// header is the original's (version 6, or 5 for a version 5 demo; a
-/// demo of version 3 or 4 becomes version 6), with the new length.
+/// header is the original's (its version; version 3, which has no place
+/// for markers, becomes 4), with the new length. The snapshots are the
+/// same, their items too; but a snapshot that was a keyframe in the
+/// original and is a delta in the cut keeps the item order of the
+/// snapshot before it (as a player applying it would have it).
 ///
 /// # Errors
 /// Those of [`DemoView::parse`], damage in the chunk stream before `to`
@@ -244,6 +248,9 @@ pub fn repair(demo: &[u8]) -> Result<(Vec<u8>, RepairReport)> {
     };
     let mut started = false;
     let mut tick: Option<i32> = None;
+    // Before the first snapshot: the last tick marker's bytes, not yet
+    // kept or dropped.
+    let mut marker: Option<&[u8]> = None;
     let mut copied = 0usize;
     let mut chunks = view.chunks();
     let mut pos = 0usize;
@@ -256,6 +263,8 @@ pub fn repair(demo: &[u8]) -> Result<(Vec<u8>, RepairReport)> {
                 tick = Some(t);
                 if started {
                     report.last_tick = Some(t);
+                } else if marker.replace(bytes).is_some() {
+                    report.dropped_leading = report.dropped_leading.saturating_add(1);
                 }
                 started
             }
@@ -274,9 +283,15 @@ pub fn repair(demo: &[u8]) -> Result<(Vec<u8>, RepairReport)> {
             Chunk::Data { kind, payload } => match kind {
                 ChunkKind::Snapshot if rec.feed(&chunk).is_ok() => {
                     if let Some(t) = tick {
-                        // The keyframe's tick, in full.
-                        out.push(0x80 | 0x40);
-                        out.extend_from_slice(&t.to_be_bytes());
+                        // The keyframe's tick marker, in full.
+                        let [a, b, c, d] = t.to_be_bytes();
+                        let full = [0x80 | 0x40, a, b, c, d];
+                        if marker == Some(&full[..]) {
+                            copied = copied.saturating_add(full.len());
+                        } else {
+                            report.dropped_leading = report.dropped_leading.saturating_add(1);
+                        }
+                        out.extend_from_slice(&full);
                         report.first_tick = Some(t);
                         report.last_tick = Some(t);
                     }
@@ -285,15 +300,23 @@ pub fn repair(demo: &[u8]) -> Result<(Vec<u8>, RepairReport)> {
                 }
                 ChunkKind::Message => rec.decode(payload).is_ok(),
                 ChunkKind::Unknown => true,
-                ChunkKind::Snapshot | ChunkKind::Delta => false,
+                ChunkKind::Snapshot | ChunkKind::Delta => {
+                    if marker.take().is_some() {
+                        report.dropped_leading = report.dropped_leading.saturating_add(1);
+                    }
+                    false
+                }
             },
         };
         if keep {
             out.extend_from_slice(bytes);
             copied = copied.saturating_add(bytes.len());
-        } else if !started {
+        } else if !started && !matches!(chunk, Chunk::Tick { .. }) {
             report.dropped_leading = report.dropped_leading.saturating_add(1);
         }
+    }
+    if !started && marker.is_some() {
+        report.dropped_leading = report.dropped_leading.saturating_add(1);
     }
     let length = match (report.first_tick, report.last_tick) {
         (Some(first), Some(last)) => last.saturating_sub(first) / TICK_SPEED,
