@@ -617,39 +617,52 @@ struct MessageBytes<'a>(&'a [u8]);
 
 impl PaddedInts for MessageBytes<'_> {
     fn pack(self, out: &mut Vec<u8>) {
-        let mut buf = [0u8; crate::varint::MAX_LEN];
         let chunks = self.0.chunks_exact(4);
         let rest = chunks.remainder();
-        for word in chunks {
-            let mut w = [0u8; 4];
-            w.copy_from_slice(word);
-            push_int(i32::from_le_bytes(w), &mut buf, out);
+        let mut last = [0u8; 4];
+        if let Some(dst) = last.get_mut(..rest.len()) {
+            dst.copy_from_slice(rest);
         }
-        if !rest.is_empty() {
-            let mut w = [0u8; 4];
-            if let Some(dst) = w.get_mut(..rest.len()) {
-                dst.copy_from_slice(rest);
-            }
-            push_int(i32::from_le_bytes(w), &mut buf, out);
-        }
+        let tail = (!rest.is_empty()).then_some(last);
+        let words = chunks.map(|w| {
+            let mut a = [0u8; 4];
+            a.copy_from_slice(w);
+            a
+        });
+        pack_ints(
+            words.chain(tail).map(i32::from_le_bytes),
+            self.0.len().div_ceil(4),
+            out,
+        );
     }
 }
 
-/// Appends the packed form of every int (`self.packed` is cleared first by
-/// the caller when needed).
+/// Replaces `out` with the packed ints.
 fn pack_into(ints: &[I32], out: &mut Vec<u8>) {
-    out.clear();
-    out.reserve(ints.len().saturating_mul(2));
-    let mut buf = [0u8; crate::varint::MAX_LEN];
-    for v in ints {
-        push_int(v.get(), &mut buf, out);
-    }
+    pack_ints(ints.iter().map(|v| v.get()), ints.len(), out);
 }
 
+/// Replaces `out` with the packed form of `count` ints.
 #[inline]
-fn push_int(v: i32, buf: &mut [u8; crate::varint::MAX_LEN], out: &mut Vec<u8>) {
-    let n = crate::varint::encode(v, buf);
-    out.extend_from_slice(buf.get(..n).unwrap_or_default());
+fn pack_ints(ints: impl Iterator<Item = i32>, count: usize, out: &mut Vec<u8>) {
+    out.clear();
+    out.resize(count.saturating_mul(crate::varint::MAX_LEN), 0);
+    let mut pos = 0usize;
+    for v in ints {
+        let Some(dst) = out
+            .get_mut(pos..)
+            .and_then(<[u8]>::first_chunk_mut::<{ crate::varint::MAX_LEN }>)
+        else {
+            break; // cannot happen: five bytes an int
+        };
+        pos = pos.wrapping_add(if (0..64).contains(&v) {
+            dst[0] = v as u8;
+            1
+        } else {
+            crate::varint::encode(v, dst)
+        });
+    }
+    out.truncate(pos);
 }
 
 /// [`Recorder`] into any `io::Write` (feature `std`): every call's bytes
