@@ -24,6 +24,10 @@
 //!   any of them are fed to it, and yields it at every tick; [`Frames`] is
 //!   it over a demo in memory.
 //!
+//! - With `alloc`, `Recorder` writes demos as DDNet's recorder does,
+//!   byte for byte (`DemoWriter` into any `io::Write` with `std`), and
+//!   `cut`, `repair` and `strip_map` make demos of demos.
+//!
 //! Message payloads are passed through as bytes (their ids are not
 //! interpreted, so unknown ones are no problem); [`message_id`] reads the
 //! id.

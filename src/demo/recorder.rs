@@ -3,62 +3,32 @@
 //!
 //! A [`Recorder`] writes the header and the map when it is made, then a
 //! tick marker and a snapshot (or a delta) per
-//! [`Recorder::snapshot`], a message chunk per [`Recorder::message`];
-//! [`Recorder::finish`] hands back the [`HeaderPatch`] that fills in the
-//! length and the timeline markers, which DDNet writes over the header
-//! when it stops. The bytes collect in the recorder until taken
+//! [`Recorder::snapshot`], a message chunk per [`Recorder::message`].
+//! The length and the timeline markers, which DDNet writes over the
+//! header when it stops, are a [`HeaderPatch`]
+//! ([`Recorder::header_patch`]); [`Recorder::finish`] applies it to the
+//! bytes it still holds. The bytes collect in the recorder until taken
 //! ([`Recorder::take_bytes`]); [`DemoWriter`] takes them into any
 //! `io::Write` after every call and patches the header itself when the
 //! writer can seek.
 //!
-//! The rules are those of DDNet's `src/engine/shared/demo.cpp`:
-//! - a tick marker before each snapshot: the full tick (5 bytes) on a
-//!   keyframe, on the first marker and after a gap of more than 31 ticks,
-//!   otherwise one byte with the difference;
-//! - a keyframe (the whole snapshot) when none was written yet or more
-//!   than 250 ticks (5 seconds at 50 ticks a second) passed since the
-//!   last one; otherwise the delta against the last snapshot recorded,
-//!   nothing at all (the tick marker alone) when the delta is empty, and
-//!   then the last snapshot recorded stays the one before;
-//! - every data chunk zero-padded to 4 bytes, packed as ints,
-//!   Huffman-compressed, with a 1-, 2- or 3-byte header by size;
-//! - timeline markers at most 64, at least a second (50 ticks) apart;
-//! - the length in seconds: (last tick marker - first) / 50.
-//!
-//! Where DDNet drops a chunk silently (a snapshot or message over 64 KiB,
-//! a compressed payload that does not fit its 64 KiB buffer), the
-//! recorder returns an error and writes nothing, not even the tick
-//! marker; DDNet's message filter is the caller's to apply.
-//!
 //! ```
 //! # fn main() -> Result<(), gamefmt::Error> {
-//! use gamefmt::demo::{DemoMap, DemoView, Frames, OwnedBuffers, Recorder, RecorderOptions};
+//! use gamefmt::demo::{DemoMap, DemoView, Recorder, RecorderOptions};
 //! use gamefmt::snapshot::SnapshotBuilder;
 //!
-//! let options = RecorderOptions::ddnet("2026-11-28_20-00-00");
-//! let map = DemoMap { name: "dm1", crc: 0xf2159e6e, sha256: [0; 32], data: None };
-//! let mut rec = Recorder::new(&options, &map)?;
+//! // Streaming: the bytes go out as they come, the header is patched last.
+//! let map = DemoMap { name: "dm1", crc: 0, sha256: [0; 32], data: None };
+//! let mut rec = Recorder::new(&RecorderOptions::ddnet("2026-11-28_20-00-00"), &map)?;
+//! let mut file = rec.take_bytes(); // say, written to a pipe
 //! let mut b = SnapshotBuilder::new();
-//! for tick in 100..200 {
-//!     b.clear();
-//!     b.add(9, 0, &[tick; 22])?; // a character (type 9, 22 ints)
+//! b.add(9, 0, &[0; 22])?;
+//! for tick in 0..500 {
 //!     rec.snapshot(tick, &b.snapshot())?;
+//!     file.extend(rec.take_bytes());
 //! }
-//! rec.message(&[0x09, 0x00, 0x00, 0x00])?;
-//! assert!(rec.add_marker(150));
-//! let bytes = rec.finish(); // the header patched in place
-//!
-//! let view = DemoView::parse(&bytes)?;
-//! assert_eq!((view.header().length_seconds(), view.header().markers()), (1, &[150][..]));
-//! let mut owned = OwnedBuffers::new();
-//! let mut frames = Frames::new(&view, owned.buffers());
-//! let mut n = 0;
-//! while let Some(frame) = frames.next() {
-//!     let frame = frame?;
-//!     assert_eq!(frame.snapshot.find(9, 0).and_then(|c| c.int(0)), Some(frame.tick));
-//!     n += 1;
-//! }
-//! assert_eq!(n, 100);
+//! rec.header_patch().apply(&mut file)?; // where the file landed
+//! assert_eq!(DemoView::parse(&file)?.header().length_seconds(), 9);
 //! # Ok(()) }
 //! ```
 
@@ -273,8 +243,58 @@ fn header(options: &RecorderOptions<'_>, map: &DemoMap<'_>, map_size: u32) -> Ve
     out
 }
 
-/// Records a demo: see the [module docs](self) for the rules and an
-/// example.
+/// Records a demo as DDNet's `CDemoRecorder` does.
+///
+/// ```
+/// # fn main() -> Result<(), gamefmt::Error> {
+/// use gamefmt::demo::{DemoMap, DemoView, Frames, OwnedBuffers, Recorder, RecorderOptions};
+/// use gamefmt::snapshot::SnapshotBuilder;
+///
+/// let options = RecorderOptions::ddnet("2026-11-28_20-00-00");
+/// let map = DemoMap { name: "dm1", crc: 0xf2159e6e, sha256: [0; 32], data: None };
+/// let mut rec = Recorder::new(&options, &map)?;
+/// let mut b = SnapshotBuilder::new();
+/// for tick in 100..200 {
+///     b.clear();
+///     b.add(9, 0, &[tick; 22])?; // a character (type 9, 22 ints)
+///     rec.snapshot(tick, &b.snapshot())?;
+/// }
+/// rec.message(&[0x09, 0x00, 0x00, 0x00])?;
+/// assert!(rec.add_marker(150));
+/// let bytes = rec.finish(); // the header patched in place
+///
+/// let view = DemoView::parse(&bytes)?;
+/// assert_eq!((view.header().length_seconds(), view.header().markers()), (1, &[150][..]));
+/// let mut owned = OwnedBuffers::new();
+/// let mut frames = Frames::new(&view, owned.buffers());
+/// let mut n = 0;
+/// while let Some(frame) = frames.next() {
+///     let frame = frame?;
+///     assert_eq!(frame.snapshot.find(9, 0).and_then(|c| c.int(0)), Some(frame.tick));
+///     n += 1;
+/// }
+/// assert_eq!(n, 100);
+/// # Ok(()) }
+/// ```
+///
+/// The rules are those of DDNet's `src/engine/shared/demo.cpp`:
+/// - a tick marker before each snapshot: the full tick (5 bytes) on a
+///   keyframe, on the first marker and after a gap of more than 31 ticks,
+///   otherwise one byte with the difference;
+/// - a keyframe (the whole snapshot) when none was written yet or more
+///   than 250 ticks (5 seconds at 50 ticks a second) passed since the
+///   last one; otherwise the delta against the last snapshot recorded,
+///   nothing at all (the tick marker alone) when the delta is empty, and
+///   then the last snapshot recorded stays the one before;
+/// - every data chunk zero-padded to 4 bytes, packed as ints,
+///   Huffman-compressed, with a 1-, 2- or 3-byte header by size;
+/// - timeline markers at most 64, at least a second (50 ticks) apart;
+/// - the length in seconds: (last tick marker - first) / 50.
+///
+/// Where DDNet drops a chunk silently (a snapshot or message over 64 KiB,
+/// a compressed payload that does not fit its 64 KiB buffer), the
+/// recorder returns an error and writes nothing, not even the tick
+/// marker; DDNet's message filter is the caller's to apply.
 ///
 /// The bytes collect in the recorder: take them as you go with
 /// [`Recorder::take_bytes`] (and patch the header at the end with
