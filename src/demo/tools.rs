@@ -204,6 +204,7 @@ pub fn strip_map(demo: &[u8]) -> Result<Vec<u8>> {
 
 /// What [`repair`] did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct RepairReport {
     /// Bytes of the chunk stream not copied: chunks before the first
     /// snapshot (deltas with nothing to apply to, and tick markers; the
@@ -217,8 +218,10 @@ pub struct RepairReport {
     pub first_tick: Option<i32>,
     /// The tick of the last tick marker kept.
     pub last_tick: Option<i32>,
-    /// The header's length before, and after.
-    pub length_seconds: (i32, i32),
+    /// The header's length in seconds before (0 if never patched).
+    pub length_before: i32,
+    /// The header's length in seconds after: (last tick - first tick) / 50.
+    pub length_after: i32,
 }
 
 /// Makes a valid demo of one a crash left broken (or whose recorder never
@@ -243,7 +246,7 @@ pub fn repair(demo: &[u8]) -> Result<(Vec<u8>, RepairReport)> {
     let mut owned = OwnedBuffers::new();
     let mut rec = Reconstructor::new(owned.buffers(), header.item_sizes());
     let mut report = RepairReport {
-        length_seconds: (header.length_seconds(), 0),
+        length_before: header.length_seconds(),
         ..RepairReport::default()
     };
     let mut started = false;
@@ -322,7 +325,7 @@ pub fn repair(demo: &[u8]) -> Result<(Vec<u8>, RepairReport)> {
         (Some(first), Some(last)) => last.saturating_sub(first) / TICK_SPEED,
         _ => 0,
     };
-    report.length_seconds.1 = length;
+    report.length_after = length;
     report.dropped_bytes = stream.len().saturating_sub(copied);
     let patch = HeaderPatch::new(length, header.markers());
     if header.version() >= 4 {
