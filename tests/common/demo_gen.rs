@@ -96,14 +96,20 @@ pub fn generated(seed: u64, net_version: &str, small: bool) -> Sequence {
                 }
             }
         }
+        // An item that goes away does not come back in the same snapshot
+        // (with another size, its delta would be one DDNet's player
+        // refuses; gamefmt refuses to write it).
+        let mut removed = None;
         if rng.below(5) == 0 && !items.is_empty() {
             let i = rng.below(items.len() as u64) as usize;
-            items.remove(i);
+            removed = Some(items.remove(i)).map(|(t, i, _)| (t, i));
         }
         if rng.below(3) == 0 && items.len() < max_items {
             let type_id = 1 + rng.below(30) as u16;
             let id = rng.below(64) as u16;
-            if !items.iter().any(|(t, i, _)| (*t, *i) == (type_id, id)) {
+            if !items.iter().any(|(t, i, _)| (*t, *i) == (type_id, id))
+                && removed != Some((type_id, id))
+            {
                 let len = gamefmt::snapshot::static_size(sizes, type_id)
                     .unwrap_or(rng.below(12) as usize);
                 let data = (0..len)
