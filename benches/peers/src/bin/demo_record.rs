@@ -15,7 +15,8 @@
 //!
 //! `DDNET_SRC=/path/to/ddnet cargo run --release --bin demo_record [ROUNDS]`
 //! from this folder; `--vectors DIR` also writes each generated sequence's
-//! DDNet file there. The corpus is `$GAMEFMT_CORPUS` or
+//! DDNet file there; `repeat ours|ddnet N` records the corpus sequences N
+//! times with one side only (for callgrind). The corpus is `$GAMEFMT_CORPUS` or
 //! `../../../shared/corpus`.
 
 use std::path::{Path, PathBuf};
@@ -215,6 +216,12 @@ mod ddnet {
 
     /// Records `seq` with DDNet's CDemoRecorder; the file's bytes.
     pub fn record(seq: &Sequence) -> Vec<u8> {
+        record_with(seq, |file| file.to_vec())
+    }
+
+    /// Records `seq` and hands the file's bytes to `f` (the timing takes
+    /// their length only: no copy).
+    pub fn record_with<T>(seq: &Sequence, f: impl FnOnce(&[u8]) -> T) -> T {
         let sizes = gamefmt::demo::net_item_sizes(&seq.net_version);
         let (nv, map, kind, ts) = (
             c(&seq.net_version),
@@ -256,13 +263,14 @@ mod ddnet {
             }
             let mut len = 0usize;
             let out = ddnet_demo_stop(p, &mut len);
-            let file = std::slice::from_raw_parts(out, len).to_vec();
+            let result = f(std::slice::from_raw_parts(out, len));
             ddnet_demo_free(p);
-            file
+            result
         }
     }
 }
 
+#[cfg(ddnet)]
 fn first_difference(a: &[u8], b: &[u8]) -> Option<usize> {
     a.iter()
         .zip(b)
@@ -270,9 +278,10 @@ fn first_difference(a: &[u8], b: &[u8]) -> Option<usize> {
         .or((a.len() != b.len()).then(|| a.len().min(b.len())))
 }
 
-/// The median of `rounds` timings of `f` over all sequences, each round
-/// repeating the whole set at least `min` long.
-fn time(seqs: &[Sequence], f: impl Fn(&Sequence) -> Vec<u8>) -> Duration {
+/// One round's time of a pass of `f` over all sequences: passes repeated
+/// for at least 0.2 s, their mean.
+#[cfg(ddnet)]
+fn time<T>(seqs: &[Sequence], f: impl Fn(&Sequence) -> T) -> Duration {
     let start = Instant::now();
     let mut passes = 0u32;
     while start.elapsed() < Duration::from_millis(200) || passes == 0 {
@@ -286,6 +295,14 @@ fn time(seqs: &[Sequence], f: impl Fn(&Sequence) -> Vec<u8>) -> Duration {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    // `repeat SIDE N`: one side (`ours` or `ddnet`) records the corpus
+    // sequences N times and nothing else, for instruction counts
+    // (callgrind; the difference of two N, divided, is one pass).
+    let repeat = (args.first().map(String::as_str) == Some("repeat")).then(|| {
+        let side = args.get(1).cloned().unwrap_or_default();
+        let n: usize = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(1);
+        (side, n)
+    });
     let rounds: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(11);
     let vectors = args
         .iter()
@@ -314,6 +331,23 @@ fn main() {
             }
         }
         Err(e) => println!("corpus {}: SKIPPED ({e})", dir.display()),
+    }
+    if let Some((side, n)) = repeat {
+        let timed: Vec<&Sequence> = corpus_seqs.iter().filter(|s| s.map.is_some()).collect();
+        let mut total = 0usize;
+        let start = Instant::now();
+        for _ in 0..n {
+            for s in &timed {
+                total += match side.as_str() {
+                    "ours" => record_ours(s).len(),
+                    #[cfg(ddnet)]
+                    "ddnet" => ddnet::record_with(s, <[u8]>::len),
+                    _ => panic!("side: ours or ddnet (with DDNET_SRC)"),
+                };
+            }
+        }
+        println!("{side} x{n}: {total} bytes, {:?}", start.elapsed());
+        return;
     }
     let net_version = demo_gen::net_version;
     let generated: Vec<Sequence> = (0..40)
@@ -386,6 +420,7 @@ fn main() {
                 seqs.len()
             );
         }
+        let ddnet_len = |s: &Sequence| ddnet::record_with(s, <[u8]>::len);
         // Time: the corpus sequences with their maps, each side alone per
         // round, sides alternating.
         let timed: Vec<Sequence> = corpus_seqs
@@ -398,9 +433,9 @@ fn main() {
         for r in 0..rounds {
             let (o, t) = if r % 2 == 0 {
                 let o = time(&timed, record_ours);
-                (o, time(&timed, ddnet::record))
+                (o, time(&timed, ddnet_len))
             } else {
-                let t = time(&timed, ddnet::record);
+                let t = time(&timed, ddnet_len);
                 (time(&timed, record_ours), t)
             };
             ratios.push(o.as_secs_f64() / t.as_secs_f64());
