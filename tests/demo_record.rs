@@ -14,8 +14,13 @@
 )]
 
 mod common;
+#[path = "common/counting_alloc.rs"]
+mod counting_alloc;
 #[path = "common/demo_gen.rs"]
 mod demo_gen;
+
+#[global_allocator]
+static ALLOC: counting_alloc::CountingAlloc = counting_alloc::CountingAlloc;
 
 use gamefmt::demo::{
     self, Chunk, ChunkKind, DemoMap, DemoView, DemoWriter, OwnedBuffers, Reconstructor, Recorder,
@@ -629,4 +634,37 @@ fn repair_makes_the_first_snapshot_a_keyframe() {
         DemoView::parse(&fixed).unwrap().header().length_seconds(),
         (599 - 251) / 50
     );
+}
+
+#[test]
+fn recording_allocates_nothing_after_warm_up() {
+    // A server's recording through a writer: after the first keyframe and
+    // delta of the largest size, no allocation per tick.
+    let map = DemoMap {
+        name: "m",
+        crc: 0,
+        sha256: [0; 32],
+        data: None,
+    };
+    let options = RecorderOptions::ddnet("");
+    let mut w = DemoWriter::new(std::io::sink(), &options, &map).unwrap();
+    let mut b = SnapshotBuilder::new();
+    let mut tick_snapshot = |w: &mut DemoWriter<std::io::Sink>, tick: i32| {
+        b.clear();
+        for id in 0..64 {
+            b.add(9, id, &[(tick % 7) * i32::from(id); 22]).unwrap();
+        }
+        w.snapshot(tick, &b.snapshot()).unwrap();
+        w.message(&[1, 2, 3, 4, 5]).unwrap();
+    };
+    // The keyframe at 251 is the largest (251 % 7 == 6).
+    for tick in 0..260 {
+        tick_snapshot(&mut w, tick);
+    }
+    let ((), n) = counting_alloc::allocations_during(|| {
+        for tick in 260..1300 {
+            tick_snapshot(&mut w, tick);
+        }
+    });
+    assert_eq!(n, 0, "allocations in 1040 ticks (4 keyframes)");
 }
