@@ -690,7 +690,9 @@ fn pack_ints(ints: impl Iterator<Item = i32>, count: usize, out: &mut Vec<u8>) {
 ///
 /// [`DemoWriter::finish`] patches the header when the writer can seek;
 /// [`DemoWriter::finish_unpatched`] hands the patch back for one that
-/// cannot (a pipe, a socket), to apply where the file lands. Recording
+/// cannot (a pipe, a socket), to apply where the file lands. A writer
+/// dropped without either leaves the header as a crash would (length and
+/// markers zero), which [`super::repair`] mends. Recording
 /// errors come as `io::Error`s of kind `InvalidInput` wrapping the crate's
 /// [`Error`].
 ///
