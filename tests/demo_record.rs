@@ -440,7 +440,9 @@ fn errors_write_nothing() {
     b.add(9, 0, &[0; 22]).unwrap();
     rec.snapshot(100, &b.snapshot()).unwrap();
     let before = rec.bytes().to_vec();
-    assert!(rec.message(&vec![1; 64 * 1024 + 1]).is_err());
+    let at = rec.position();
+    let err = rec.message(&vec![1; 64 * 1024 + 1]).unwrap_err();
+    assert_eq!(err.offset, at);
     assert!(rec.snapshot(99, &b.snapshot()).is_err(), "backwards");
     assert!(rec.snapshot(-1, &b.snapshot()).is_err());
     assert!(rec.snapshot(0x6FFF_FFFF, &b.snapshot()).is_err());

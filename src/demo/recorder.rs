@@ -304,6 +304,8 @@ fn header(options: &RecorderOptions<'_>, map: &DemoMap<'_>, map_size: u32) -> Ve
 #[derive(Clone, Debug)]
 pub struct Recorder {
     out: Vec<u8>,
+    /// Bytes taken out of `out` so far.
+    taken: usize,
     version: u8,
     trailing_zero: bool,
     /// Whether `out` still starts with the header.
@@ -317,11 +319,11 @@ pub struct Recorder {
     creator: DeltaCreator,
     packed: Vec<u8>,
     compressed: Vec<u8>,
-    markers: heapless_markers::Markers,
+    markers: marker_list::Markers,
 }
 
 /// A fixed list of up to 64 marker ticks (no dependency on `heapless`).
-mod heapless_markers {
+mod marker_list {
     use super::MAX_MARKERS;
 
     #[derive(Clone, Debug)]
@@ -374,6 +376,7 @@ impl Recorder {
         out.extend_from_slice(data);
         Ok(Self {
             out,
+            taken: 0,
             version: options.version,
             trailing_zero: options.trailing_zero,
             header_in_out: true,
@@ -385,7 +388,7 @@ impl Recorder {
             creator: DeltaCreator::new(),
             packed: Vec::new(),
             compressed: Vec::new(),
-            markers: heapless_markers::Markers::new(),
+            markers: marker_list::Markers::new(),
         })
     }
 
@@ -400,7 +403,7 @@ impl Recorder {
     /// delta cannot be made (see [`DeltaCreator::create`]), or a payload
     /// does not compress into 65 535 bytes.
     pub fn snapshot(&mut self, tick: i32, snap: &SnapshotView<'_>) -> Result<()> {
-        let at = self.out.len();
+        let at = self.position();
         if !(MIN_TICK..MAX_TICK).contains(&tick) {
             return Err(Error::corrupt("tick out of range", at));
         }
@@ -450,7 +453,7 @@ impl Recorder {
     /// Nothing is written if the message exceeds [`MAX_DATA`] bytes or
     /// does not compress into 65 535 bytes.
     pub fn message(&mut self, bytes: &[u8]) -> Result<()> {
-        let at = self.out.len();
+        let at = self.position();
         if bytes.len() > MAX_DATA {
             return Err(Error::corrupt("message over 64 KiB", at));
         }
@@ -521,6 +524,13 @@ impl Recorder {
         &self.out
     }
 
+    /// Bytes written since the demo's start, taken or not: the file
+    /// offset of the next chunk (and of a refused one, in its error).
+    #[must_use]
+    pub fn position(&self) -> usize {
+        self.taken.saturating_add(self.out.len())
+    }
+
     /// Takes the bytes written so far (to write them to a file), leaving
     /// the recorder ready to go on. The header is then the caller's to
     /// patch at the end ([`Recorder::header_patch`]).
@@ -528,6 +538,7 @@ impl Recorder {
         if !self.out.is_empty() {
             self.header_in_out = false;
         }
+        self.taken = self.position();
         core::mem::take(&mut self.out)
     }
 
@@ -751,6 +762,7 @@ impl<W: std::io::Write> DemoWriter<W> {
     fn flush_rec(&mut self) -> std::io::Result<()> {
         self.inner.write_all(self.rec.bytes())?;
         self.written = self.written.saturating_add(self.rec.out.len() as u64);
+        self.rec.taken = self.rec.position();
         self.rec.out.clear();
         Ok(())
     }
