@@ -250,12 +250,9 @@ fn corpus_demos_recorded_again_decode_the_same() {
         let (original, _) = events(bytes);
         assert!(!original.is_empty(), "{name}");
         let version = view.header().version();
-        let cases = [
-            (version, true, true),
-            (6, true, false),
-            (5, false, false),
-            (4, true, false),
-        ];
+        // Its own version as its recorder wrote it; DDNet's; version 5
+        // without the map.
+        let cases = [(version, true, true), (6, true, false), (5, false, false)];
         for (v, with_map, trailing_zero) in cases {
             let again = record(&view, v, &original, with_map, trailing_zero);
             let (decoded, again_end) = events(&again);
