@@ -31,6 +31,7 @@ for f in "$src"/teeworlds/maps/*.map; do
 done
 for f in "$src"/teeworlds/demos/*.demo; do
   seed demo "$f"
+  seed demo_tools "$f"
   # Huffman-packed chunk payloads follow the demo header; slices of them.
   mkdir -p "$out/huffman"
   dd if="$f" of="$out/huffman/$(basename "$f").1k" bs=1024 skip=1 count=1 status=none

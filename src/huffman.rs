@@ -387,26 +387,58 @@ impl Output<'_> {
 #[must_use]
 pub fn encode(src: &[u8]) -> alloc::vec::Vec<u8> {
     let mut out = alloc::vec::Vec::with_capacity(src.len() / 2);
+    let _ = encode_append(src, &mut out);
+    out
+}
+
+/// [`encode`], appending to `out` (whose buffer the caller reuses);
+/// returns the zero bits that pad the last byte (0 to 7: 0 when the end
+/// symbol ends on a byte boundary, where the Teeworlds coder and DDNet's
+/// before May 2026 wrote one more zero byte).
+#[cfg(feature = "alloc")]
+pub fn encode_append(src: &[u8], out: &mut alloc::vec::Vec<u8>) -> u32 {
+    // Room for the longest codes, written four bytes at a time: a 64-bit
+    // window holds up to 31 pending bits and one code of 15 at most.
+    let start = out.len();
+    let worst = src
+        .len()
+        .saturating_add(1)
+        .saturating_mul(MAX_CODE_LEN as usize)
+        .div_ceil(8)
+        .saturating_add(8);
+    out.resize(start.saturating_add(worst), 0);
+    let buf = out.get_mut(start..).unwrap_or_default();
     let mut bits = 0u64;
     let mut count = 0u32;
-    let symbols = src
-        .iter()
-        .map(|&b| usize::from(b))
-        .chain(core::iter::once(EOF_SYMBOL));
-    for symbol in symbols {
-        let (code, len) = code(symbol).unwrap_or_default();
+    let mut pos = 0usize;
+    let codes = &TABLES.codes;
+    let lens = &TABLES.lens;
+    for &b in src {
+        let (code, len) = (
+            codes.get(usize::from(b)).copied().unwrap_or(0),
+            lens.get(usize::from(b)).copied().unwrap_or(0),
+        );
         bits |= u64::from(code) << count;
-        count = count.wrapping_add(len);
-        while count >= 8 {
-            out.push(bits as u8);
-            bits >>= 8;
-            count = count.wrapping_sub(8);
+        count = count.wrapping_add(u32::from(len));
+        if count >= 32 {
+            if let Some(dst) = buf.get_mut(pos..pos.wrapping_add(4)) {
+                dst.copy_from_slice(&(bits as u32).to_le_bytes());
+            }
+            pos = pos.wrapping_add(4);
+            bits >>= 32;
+            count = count.wrapping_sub(32);
         }
     }
-    if count > 0 {
-        out.push(bits as u8);
+    let (code, len) = code(EOF_SYMBOL).unwrap_or_default();
+    bits |= u64::from(code) << count;
+    count = count.wrapping_add(len);
+    // The rest: whole bytes, then the partial one.
+    let tail = count.div_ceil(8) as usize;
+    if let Some(dst) = buf.get_mut(pos..pos.wrapping_add(8)) {
+        dst.copy_from_slice(&bits.to_le_bytes());
     }
-    out
+    out.truncate(start.saturating_add(pos).saturating_add(tail));
+    (8u32.wrapping_sub(count % 8)) % 8
 }
 
 #[cfg(test)]
@@ -454,6 +486,21 @@ mod tests {
             .map(|s| 1u64 << (32 - code(s).unwrap().1))
             .sum();
         assert_eq!(sum, 1 << 32);
+    }
+
+    #[test]
+    fn padding_bits() {
+        // The end symbol alone: 15 bits, one bit of padding.
+        let mut out = alloc::vec::Vec::new();
+        assert_eq!(encode_append(&[], &mut out), 1);
+        assert_eq!(out, [0x8A, 0x1B]);
+        // A zero byte (code "1") and the end symbol: 16 bits, none.
+        out.clear();
+        assert_eq!(encode_append(&[0], &mut out), 0);
+        assert_eq!(out.len(), 2);
+        // Appends.
+        assert_eq!(encode_append(&[0, 0], &mut out), 7);
+        assert_eq!(out.len(), 5);
     }
 
     #[test]

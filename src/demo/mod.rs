@@ -24,6 +24,10 @@
 //!   any of them are fed to it, and yields it at every tick; [`Frames`] is
 //!   it over a demo in memory.
 //!
+//! - With `alloc`, `Recorder` writes demos as DDNet's recorder does,
+//!   byte for byte (`DemoWriter` into any `io::Write` with `std`), and
+//!   `cut`, `repair` and `strip_map` make demos of demos.
+//!
 //! Message payloads are passed through as bytes (their ids are not
 //! interpreted, so unknown ones are no problem); [`message_id`] reads the
 //! id.
@@ -68,6 +72,10 @@ pub mod raw;
 #[cfg(feature = "std")]
 mod reader;
 mod reconstruct;
+#[cfg(feature = "alloc")]
+mod recorder;
+#[cfg(feature = "alloc")]
+mod tools;
 mod view;
 
 pub use chunk::{Chunk, ChunkKind, Decoder, DemoChunkIter, MAX_CHUNK, MAX_TICK, MIN_TICK};
@@ -80,6 +88,15 @@ pub use reader::Reader;
 #[cfg(feature = "alloc")]
 pub use reconstruct::OwnedBuffers;
 pub use reconstruct::{Buffers, Frame, Frames, MAX_PAYLOAD, MAX_PAYLOAD_INTS, Reconstructor};
+#[cfg(feature = "std")]
+pub use recorder::DemoWriter;
+#[cfg(feature = "alloc")]
+pub use recorder::{
+    DemoMap, HeaderPatch, KEYFRAME_INTERVAL, LENGTH_OFFSET, MAP_SIZE_OFFSET, MARKERS_LEN,
+    MARKERS_OFFSET, MAX_DATA, Recorder, RecorderOptions, TICK_SPEED,
+};
+#[cfg(feature = "alloc")]
+pub use tools::{RepairReport, cut, repair, strip_map};
 pub use view::{DemoHeader, DemoView, MAX_VERSION, MIN_VERSION};
 
 use uuid::{Uuid, uuid};
