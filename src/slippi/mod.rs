@@ -70,6 +70,7 @@ mod game_start;
 mod grouper;
 mod item;
 mod iter;
+pub mod live;
 mod metadata;
 mod names;
 mod payloads;
