@@ -6,7 +6,8 @@
 //! and equals, byte for byte, what slippi-js 9.1.2's `SlpFileWriter` wrote
 //! for the same events (`benches/peers/slippi-js/record_oracle.tsv`, made
 //! by `record_oracle.mjs` beside it). Set `GAMEFMT_LIVE_DIR` to run the same
-//! checks on another folder of replays (the never-seen set).
+//! checks on another folder of replays (the never-seen set), with
+//! `GAMEFMT_LIVE_ORACLE` naming `record_oracle.mjs`'s output for it.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -148,6 +149,7 @@ struct Seen {
     bytes: Vec<u8>,
     continuity: Vec<(Continuity, Option<u64>)>,
     protocol: Option<Protocol>,
+    cursor: [u8; 8],
 }
 
 /// Decodes `wire` fed in random reads, as a TCP client would.
@@ -186,6 +188,7 @@ fn decode_console(wire: &[u8], rng: &mut Rng) -> Seen {
     }
     assert!(pending.is_empty());
     seen.protocol = d.protocol();
+    seen.cursor = d.expected_cursor();
     seen
 }
 
@@ -249,6 +252,26 @@ fn console_framing_round_trips() {
         let msgs = console_messages(raw, 1 << 40, &mut rng);
         let wire = msgs.concat();
         let seen = decode_console(&wire, &mut rng);
+        if let Some(dir) = std::env::var_os("GAMEFMT_LIVE_WIRE_OUT") {
+            // For console_oracle.mjs: the wire, and what we decoded of it.
+            let dir = std::path::PathBuf::from(dir);
+            std::fs::write(dir.join(format!("{name}.wire")), &wire).unwrap();
+            let line = format!(
+                "{name}\t{}\t{}\t{}\t{}\t{:x}\t{}\n",
+                seen.messages,
+                seen.handshakes,
+                seen.replays,
+                seen.keep_alives,
+                Sha256::digest(&seen.bytes),
+                seen.cursor.iter().map(|b| format!("{b:02x}")).collect::<String>()
+            );
+            let mut f = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(dir.join("ours.tsv"))
+                .unwrap();
+            std::io::Write::write_all(&mut f, line.as_bytes()).unwrap();
+        }
         assert_eq!(seen.protocol, Some(Protocol::Framed), "{name}");
         assert_eq!(seen.messages, msgs.len(), "{name}");
         assert_eq!(seen.handshakes, 1);
@@ -558,14 +581,18 @@ fn recorder_equals_slippi_js_file_writer() {
     let Some(files) = replays("recorder_equals_slippi_js_file_writer") else {
         return;
     };
-    let oracle: HashMap<&str, Vec<&str>> =
-        include_str!("../benches/peers/slippi-js/record_oracle.tsv")
-            .lines()
-            .map(|l| {
-                let mut cols = l.split('\t');
-                (cols.next().unwrap(), cols.collect())
-            })
-            .collect();
+    // GAMEFMT_LIVE_ORACLE: record_oracle.mjs's output for GAMEFMT_LIVE_DIR.
+    let text = match std::env::var_os("GAMEFMT_LIVE_ORACLE") {
+        Some(p) => std::fs::read_to_string(p).unwrap(),
+        None => include_str!("../benches/peers/slippi-js/record_oracle.tsv").to_owned(),
+    };
+    let oracle: HashMap<&str, Vec<&str>> = text
+        .lines()
+        .map(|l| {
+            let mut cols = l.split('\t');
+            (cols.next().unwrap(), cols.collect())
+        })
+        .collect();
     let (mut reread, mut equal, mut differ, mut no_oracle) = (0, 0, Vec::new(), 0);
     for (name, file) in &files {
         let Some((raw, events)) = events_of(file) else {
@@ -604,7 +631,5 @@ fn recorder_equals_slippi_js_file_writer() {
         differ.len()
     );
     assert!(reread > 0);
-    if std::env::var_os("GAMEFMT_LIVE_DIR").is_none() {
-        assert!(differ.is_empty(), "differ from slippi-js: {differ:?}");
-    }
+    assert!(differ.is_empty(), "differ from slippi-js: {differ:?}");
 }
