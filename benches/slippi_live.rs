@@ -32,7 +32,9 @@ fn feeds() -> &'static [(Vec<u8>, u64)] {
     FEEDS.get_or_init(|| {
         let mut out = Vec::new();
         let mut buf = vec![0u8; 1 << 12];
-        for (_, file) in common::corpus_files("bench slippi_live", "slippi", ".slp").unwrap_or_default() {
+        for (_, file) in
+            common::corpus_files("bench slippi_live", "slippi", ".slp").unwrap_or_default()
+        {
             if !SlippiEventIter::new(&file).all(|e| e.is_ok()) {
                 continue;
             }
@@ -76,7 +78,9 @@ fn console_feed(bencher: divan::Bencher) {
             for read in divan::black_box(wire).chunks(4096) {
                 pending.extend_from_slice(read);
                 let mut used = 0;
-                while let Decoded::Record { record, consumed } = console.decode(&pending[used..]).unwrap() {
+                while let Decoded::Record { record, consumed } =
+                    console.decode(&pending[used..]).unwrap()
+                {
                     used += consumed;
                     if let Some(data) = record.replay_bytes() {
                         replay.extend_from_slice(data);
@@ -84,7 +88,8 @@ fn console_feed(bencher: divan::Bencher) {
                 }
                 pending.drain(..used);
                 let mut at = 0;
-                while let Decoded::Record { record, consumed } = feed.decode(&replay[at..]).unwrap() {
+                while let Decoded::Record { record, consumed } = feed.decode(&replay[at..]).unwrap()
+                {
                     at += consumed;
                     if let FeedItem::Event(e) = record {
                         events += usize::from(e.code() != 0);

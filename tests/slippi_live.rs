@@ -194,9 +194,12 @@ fn decode_console(wire: &[u8], rng: &mut Rng) -> Seen {
 
 /// The games a feed of `bytes` (fed in random pieces) holds: each game's
 /// events and how it ended; and the skipped byte count.
-fn feed_games(bytes: &[u8], rng: &mut Rng) -> (Vec<(Vec<Vec<u8>>, Option<End>)>, usize) {
+/// One game of a feed: its events, and how it ended.
+type Game = (Vec<Vec<u8>>, Option<End>);
+
+fn feed_games(bytes: &[u8], rng: &mut Rng) -> (Vec<Game>, usize) {
     let mut feed = GameFeed::new();
-    let mut games: Vec<(Vec<Vec<u8>>, Option<End>)> = Vec::new();
+    let mut games: Vec<Game> = Vec::new();
     let mut skipped = 0;
     let mut pending: Vec<u8> = Vec::new();
     let mut at = 0;
@@ -263,7 +266,10 @@ fn console_framing_round_trips() {
                 seen.replays,
                 seen.keep_alives,
                 Sha256::digest(&seen.bytes),
-                seen.cursor.iter().map(|b| format!("{b:02x}")).collect::<String>()
+                seen.cursor
+                    .iter()
+                    .map(|b| format!("{b:02x}"))
+                    .collect::<String>()
             );
             let mut f = std::fs::OpenOptions::new()
                 .create(true)

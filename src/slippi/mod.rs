@@ -76,6 +76,8 @@ mod names;
 mod payloads;
 #[cfg(feature = "std")]
 mod reader;
+#[cfg(feature = "slpz")]
+mod slpz;
 mod splitter;
 mod stage;
 pub mod ubjson;
@@ -102,6 +104,8 @@ pub use names::{character_name, internal_character_name, stage_name};
 pub use payloads::{EventPayloads, PayloadSizes};
 #[cfg(feature = "std")]
 pub use reader::Reader;
+#[cfg(feature = "slpz")]
+pub use slpz::{SLPZ_VERSION, decompress_slpz, is_slpz};
 #[cfg(feature = "alloc")]
 pub use splitter::VecReassembler;
 pub use splitter::{
