@@ -639,3 +639,108 @@ fn recorder_equals_slippi_js_file_writer() {
     assert!(reread > 0);
     assert!(differ.is_empty(), "differ from slippi-js: {differ:?}");
 }
+
+/// A fake console on the loopback interface: it waits for the client's
+/// handshake, answers with its own, then sends one corpus replay's events
+/// in replay messages with keep-alives among them and closes. The client
+/// (what `gamefmt watch --record` runs) frames, splits and records: the
+/// recorded file holds the replay's events and the console's nick.
+#[test]
+fn loopback_console_is_recorded() {
+    use std::io::{Read, Write};
+    use std::net::{TcpListener, TcpStream};
+    let Some(files) = replays("loopback_console_is_recorded") else {
+        return;
+    };
+    // The largest replay that decodes whole: the longest feed.
+    let Some((raw, events)) = files
+        .iter()
+        .filter_map(|(_, f)| events_of(f))
+        .max_by_key(|(raw, _)| raw.len())
+    else {
+        return;
+    };
+    let raw = raw.to_vec();
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    let server = std::thread::spawn(move || {
+        let (mut sock, _) = listener.accept().unwrap();
+        let mut hello = [0u8; 83];
+        sock.read_exact(&mut hello).unwrap();
+        let mut rng = Rng(0x100b);
+        for m in console_messages(&raw, 0, &mut rng) {
+            sock.write_all(&m).unwrap();
+        }
+        hello
+    });
+    let mut sock = TcpStream::connect(addr).unwrap();
+    sock.set_read_timeout(Some(std::time::Duration::from_secs(30)))
+        .unwrap();
+    let (mut console, mut feed) = (ConsoleDecoder::new(), GameFeed::new());
+    sock.write_all(&client_handshake(console.expected_cursor(), 0, true))
+        .unwrap();
+    let (mut pending, mut replay) = (Vec::new(), Vec::new());
+    let mut nick = String::new();
+    let mut recorder: Option<Recorder<Cursor<Vec<u8>>>> = None;
+    let mut recorded = Vec::new();
+    let mut buf = vec![0u8; 1 << 14];
+    loop {
+        let n = sock.read(&mut buf).unwrap();
+        if n == 0 {
+            break;
+        }
+        pending.extend_from_slice(&buf[..n]);
+        let mut used = 0;
+        while let Decoded::Record { record, consumed } = console.decode(&pending[used..]).unwrap() {
+            used += consumed;
+            match record {
+                ConsoleMessage::Handshake(h) => nick = h.nick.unwrap_or("unknown").to_owned(),
+                ConsoleMessage::Replay(r) => {
+                    assert_eq!(r.continuity, Continuity::Continuous);
+                    replay.extend_from_slice(r.data);
+                }
+                _ => {}
+            }
+        }
+        pending.drain(..used);
+        let mut at = 0;
+        while let Decoded::Record { record, consumed } = feed.decode(&replay[at..]).unwrap() {
+            at += consumed;
+            match record {
+                FeedItem::NewGame { .. } => {
+                    let mut meta = RecordMetadata::now();
+                    meta.console_nick.clone_from(&nick);
+                    recorder = Some(Recorder::new(Cursor::new(Vec::new()), meta).unwrap());
+                }
+                FeedItem::Event(e) => {
+                    if let Some(r) = recorder.as_mut() {
+                        r.event(&e).unwrap();
+                    }
+                }
+                FeedItem::GameOver { .. } => {
+                    if let Some(r) = recorder.take() {
+                        recorded.push(r.finish().unwrap().into_inner());
+                    }
+                }
+                _ => {}
+            }
+        }
+        replay.drain(..at);
+    }
+    if let Some(r) = recorder.take() {
+        recorded.push(r.finish().unwrap().into_inner());
+    }
+    let hello = server.join().unwrap();
+    assert_eq!(hello, client_handshake([0; 8], 0, true));
+    assert_eq!(recorded.len(), 1);
+    let view = SlippiView::parse(&recorded[0]).unwrap();
+    let again: Vec<Vec<u8>> = view.events().map(|e| whole(&e.unwrap())).collect();
+    same_events(&again, &events, "loopback");
+    let meta = view.metadata().unwrap().unwrap();
+    assert_eq!(meta.console_nick(), Some("gamefmt"));
+    println!(
+        "loopback console: {} events, {} bytes recorded",
+        events.len(),
+        recorded[0].len()
+    );
+}
