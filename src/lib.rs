@@ -75,7 +75,9 @@
 //! `datafile`), `teehistorian`, `slippi`, `netmsg`: one per format, each
 //! pulling only the dependencies it needs · `alloc` (owned writers and `Vec`-returning
 //! conveniences) · `std` (implies `alloc`; `io::Read` adapters) · `defmt`
-//! (`defmt::Format` on errors and small public types) · `cli` (implies `std`
+//! (`defmt::Format` on errors and small public types) · `slpz` (implies
+//! `std` and `slippi`; `.slpz` compressed replays read back to `.slp`
+//! through ruzstd) · `cli` (implies `std`
 //! and every format; the `gamefmt` binary). The default is `std` and every
 //! format. Without `std` and `alloc` the crate is `#![no_std]` and never
 //! allocates, whichever formats are enabled.
