@@ -255,6 +255,17 @@ fn console_framing_round_trips() {
         let msgs = console_messages(raw, 1 << 40, &mut rng);
         let wire = msgs.concat();
         let seen = decode_console(&wire, &mut rng);
+        // The same through the generic stream::Reader over an io::Read.
+        let mut reader = gamefmt::stream::Reader::with_decoder(&wire[..], ConsoleDecoder::new());
+        let (mut via_reader, mut data) = (0, Vec::new());
+        while let Some(m) = reader.next() {
+            if let Some(d) = m.unwrap().replay_bytes() {
+                data.extend_from_slice(d);
+            }
+            via_reader += 1;
+        }
+        assert_eq!((via_reader, reader.end()), (msgs.len(), End::Eof), "{name}");
+        assert!(data == raw, "{name}: replay bytes through the Reader");
         if let Some(dir) = std::env::var_os("GAMEFMT_LIVE_WIRE_OUT") {
             // For console_oracle.mjs: the wire, and what we decoded of it.
             let dir = std::path::PathBuf::from(dir);

@@ -9,7 +9,7 @@
 //! `_processMessage`).
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::stream::Decoded;
+use crate::stream::{self, Decoded, End};
 
 use super::super::ubjson::{self, Container, Value};
 
@@ -424,6 +424,56 @@ impl ConsoleDecoder {
             data,
             continuity,
         })
+    }
+}
+
+/// The [stream contract](crate::stream), so that
+/// [`stream::Reader`] reads a console straight from a socket
+/// (`stream::Reader::with_decoder(tcp, ConsoleDecoder::new())`).
+impl stream::Decoder for ConsoleDecoder {
+    type Record<'a> = ConsoleMessage<'a>;
+
+    /// A message and its length.
+    const MAX_RECORD: usize = MAX_MESSAGE + 4;
+
+    fn decode<'a>(&mut self, input: &'a [u8]) -> Result<Decoded<ConsoleMessage<'a>>> {
+        Self::decode(self, input)
+    }
+
+    /// Told from the length prefix alone, without parsing the message.
+    fn need_more(&self, input: &[u8]) -> Option<Option<usize>> {
+        if self.failed.is_some() {
+            return None;
+        }
+        match self.protocol {
+            None => (input.len() < 13).then_some(Some(13)),
+            Some(Protocol::Legacy) => input.is_empty().then_some(Some(1)),
+            Some(Protocol::Framed) => {
+                let Some(len) = input.first_chunk::<4>() else {
+                    return Some(Some(4));
+                };
+                let len = usize::try_from(u32::from_be_bytes(*len)).unwrap_or(usize::MAX);
+                let whole = len.saturating_add(4);
+                (len <= MAX_MESSAGE && input.len() < whole).then_some(Some(whole))
+            }
+        }
+    }
+
+    fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// [`End::Damaged`] after an error, [`End::Eof`] between messages,
+    /// [`End::Truncated`] inside one. (A console stream has no end
+    /// marker: it is never [`End::Complete`].)
+    fn end(&self, unconsumed: usize) -> End {
+        match self.failed {
+            Some(e) => End::Damaged(e),
+            None if unconsumed > 0 => End::Truncated {
+                offset: self.offset,
+            },
+            None => End::Eof,
+        }
     }
 }
 
