@@ -63,6 +63,10 @@ struct Player {
 /// internal characters' frame counts and its display name and connect code
 /// as slippi-js decodes them) and `playedOn`.
 ///
+/// Each event is two `write_all` calls: give a file as an
+/// `io::BufWriter<File>` (it seeks too), which keeps the recording a few
+/// kilobytes behind the game at most.
+///
 /// Two choices differ from slippi-js, on purpose: an event whose command
 /// the payload table declares with size 0 is written (its command byte; slippi-js
 /// drops it), and a name's length is its UTF-8 byte count (slippi-js writes
