@@ -28,7 +28,7 @@ fi
 # keep executions fast (the seeds are cut to match).
 max_len() {
   case "$1" in
-    ubjson | huffman | snapshot | netmsg) echo 4096 ;;
+    ubjson | huffman | snapshot | netmsg | slippi_live) echo 4096 ;;
     # teehistorian: every message is decoded six ways and compared, so
     # an input costs in proportion to its length; 16 KiB holds a header
     # and thousands of messages.

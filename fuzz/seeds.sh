@@ -51,6 +51,28 @@ for f in "$src"/slippi/*.slp; do
       printf '\0\0\0\0' | dd of="$out/slippi/$name" bs=1 seek=11 conv=notrunc status=none
     fi
   fi
+  # slippi_live: a step byte, then the raw events as a legacy stream, and
+  # as a console's framed messages (handshake, replay data of 256 bytes).
+  mkdir -p "$out/slippi_live"
+  { printf '\x40'; head -c 4015 "$f" | tail -c +16; } > "$out/slippi_live/$name.legacy"
+  if command -v python3 >/dev/null; then
+    python3 - "$f" "$out/slippi_live/$name.framed" <<'PY'
+import struct, sys
+raw = open(sys.argv[1], "rb").read()[15:15 + 3000]
+def msg(body):
+    return struct.pack(">I", len(body)) + body
+def arr(key, data):
+    return b"i" + bytes([len(key)]) + key + b"[$U#l" + struct.pack(">i", len(data)) + data
+out = b"\x10" + msg(b"{i\x04typeU\x01i\x07payload{" + arr(b"pos", bytes(8)) + b"}}")
+pos = 0
+for i in range(0, len(raw), 256):
+    d = raw[i:i + 256]
+    body = b"{i\x04typeU\x02i\x07payload{" + arr(b"pos", struct.pack(">Q", pos)) + arr(b"nextPos", struct.pack(">Q", pos + len(d))) + arr(b"data", d) + b"}}"
+    out += msg(body)
+    pos += len(d)
+open(sys.argv[2], "wb").write(out)
+PY
+  fi
   # The metadata element's value (after "U\x08metadata") for ubjson.
   at="$(LC_ALL=C grep -obUaP 'U\x08metadata' "$f" | tail -n 1 | cut -d: -f1 || true)"
   if [ -n "$at" ]; then

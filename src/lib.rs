@@ -76,7 +76,9 @@
 //! pulling only the dependencies it needs · `alloc` (owned writers and `Vec`-returning
 //! conveniences) · `std` (implies `alloc`; `io::Read` adapters) · `defmt`
 //! (`defmt::Format` on errors and small public types) · `serde`
-//! (`serde::Serialize` for every record: [`vocabulary`]). The default is `std` and every
+//! (`serde::Serialize` for every record: [`vocabulary`]) · `slpz` (implies
+//! `std` and `slippi`; `.slpz` compressed replays read back to `.slp`
+//! through ruzstd). The default is `std` and every
 //! format. Without `std` and `alloc` the crate is `#![no_std]` and never
 //! allocates, whichever formats are enabled.
 //!

@@ -100,6 +100,9 @@ pub struct Decoder {
     /// fixed-size decoder.
     fast: [u16; FAST_COMMANDS],
     fast_on: bool,
+    /// Raw events only, without the file's header and metadata: what a
+    /// console, relay or Dolphin feed carries (see [`Decoder::events_only`]).
+    events_only: bool,
 }
 
 impl Default for Decoder {
@@ -122,7 +125,24 @@ impl Decoder {
             failed: None,
             fast: [0; FAST_COMMANDS],
             fast_on: false,
+            events_only: false,
         }
+    }
+
+    /// A decoder for one game's raw events alone, without the file's
+    /// 15-byte header, metadata and closing `}`: what a console, a relay
+    /// or a Dolphin spectator feed sends (see [`super::live`]). The first
+    /// event must be Event Payloads; there is no declared raw length, so
+    /// the events end where the input does ([`Decoder::end`] answers
+    /// [`End::Complete`] once Game End was decoded, [`End::Eof`] at an
+    /// event boundary before it). Error offsets count from the first
+    /// event.
+    #[must_use]
+    pub const fn events_only() -> Self {
+        let mut d = Self::new();
+        d.state = State::Payloads;
+        d.events_only = true;
+        d
     }
 
     /// Decodes the next record from `input` (the bytes not consumed so
@@ -359,7 +379,7 @@ impl Decoder {
                         return Ok((Step::NeedMore(Some(1)), 0));
                     };
                     let size = self.sizes.get(code);
-                    if self.raw_len == 0 && (self.game_end || size.is_none()) {
+                    if self.raw_len == 0 && !self.events_only && (self.game_end || size.is_none()) {
                         match raw_end_follows(input) {
                             Some(true) => {
                                 self.state = State::AfterRaw;

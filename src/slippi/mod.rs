@@ -70,6 +70,7 @@ mod game_start;
 mod grouper;
 mod item;
 mod iter;
+pub mod live;
 mod metadata;
 mod names;
 mod payloads;
@@ -77,6 +78,8 @@ mod payloads;
 mod reader;
 #[cfg(feature = "serde")]
 mod serialize;
+#[cfg(feature = "slpz")]
+mod slpz;
 mod splitter;
 mod stage;
 pub mod ubjson;
@@ -103,6 +106,8 @@ pub use names::{character_name, internal_character_name, stage_name};
 pub use payloads::{EventPayloads, PayloadSizes};
 #[cfg(feature = "std")]
 pub use reader::Reader;
+#[cfg(feature = "slpz")]
+pub use slpz::{SLPZ_VERSION, decompress_slpz, is_slpz};
 #[cfg(feature = "alloc")]
 pub use splitter::VecReassembler;
 pub use splitter::{

@@ -114,6 +114,21 @@ impl<'a> Container<'a> {
         }
     }
 
+    /// The bytes of an optimized array of bytes (`[$U#n` or `[$i#n`, as
+    /// Slippi's console protocol sends replay data and cursors), lent
+    /// without copying; `None` for any other container.
+    #[must_use]
+    pub fn bytes(&self) -> Option<&'a [u8]> {
+        if self.object {
+            return None;
+        }
+        let mut c = Cursor::new(self.body);
+        match header(&mut c).ok()? {
+            (Some(b'U' | b'i'), Some(n)) => c.bytes(usize::try_from(n).ok()?).ok(),
+            _ => None,
+        }
+    }
+
     /// The value of the first entry named `key` (objects only).
     #[must_use]
     pub fn get(&self, key: &str) -> Option<Value<'a>> {
