@@ -1,0 +1,329 @@
+//! Every corpus replay's stats equal slippi-js 9.1.2's `getStats()` and
+//! `getStadiumStats()`, value by value: the JSON committed in
+//! `benches/peers/slippi-js/stats/` was written by
+//! `benches/peers/slippi-js/dump_stats.cjs` under Node (see its header).
+//! Integers exactly, floats to the last bit; a key slippi-js leaves out
+//! (`undefined`) equals our `null`.
+//!
+//! The same comparison over other replays (never seen by the project):
+//! `SLIPPI_STATS_SLP=DIR SLIPPI_STATS_ORACLE=DIR cargo test --test
+//! slippi_stats -- --ignored --nocapture`, the oracle folder written by the
+//! same script over the same files.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    clippy::arithmetic_side_effects
+)]
+
+mod common;
+
+use std::path::Path;
+
+use gamefmt::slippi::SlippiEventIter;
+use gamefmt::slippi::stats::{Punishes, Ratio, SlippiStats};
+use serde_json::{Map, Value, json};
+
+fn opt<T: Into<Value>>(v: Option<T>) -> Value {
+    v.map_or(Value::Null, Into::into)
+}
+
+fn num(x: f64) -> Value {
+    serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number)
+}
+
+fn ratio(r: &Ratio) -> Value {
+    json!({"count": opt(r.count.map(num)), "total": num(r.total), "ratio": opt(r.ratio.map(num))})
+}
+
+fn punishes(list: &Punishes, with_opening: bool) -> Value {
+    list.iter()
+        .map(|p| {
+            let moves: Vec<Value> = list
+                .moves(p)
+                .map(|m| {
+                    json!({"playerIndex": m.player_index, "frame": m.frame, "moveId": opt(m.move_id),
+                           "hitCount": m.hit_count, "damage": num(m.damage)})
+                })
+                .collect();
+            let mut v = json!({
+                "playerIndex": p.player_index, "lastHitBy": p.last_hit_by,
+                "startFrame": p.start_frame, "endFrame": opt(p.end_frame),
+                "startPercent": num(p.start_percent), "currentPercent": num(p.current_percent),
+                "endPercent": opt(p.end_percent.map(num)), "moves": moves, "didKill": p.did_kill,
+            });
+            if with_opening {
+                v["openingType"] = p.opening_type.name().into();
+            }
+            v
+        })
+        .collect()
+}
+
+/// Our stats in `getStats()`'s shape.
+fn to_js(s: &SlippiStats) -> Value {
+    let stocks: Vec<Value> = s
+        .stocks()
+        .iter()
+        .map(|k| {
+            json!({"playerIndex": k.player_index, "startFrame": k.start_frame, "endFrame": opt(k.end_frame),
+                   "startPercent": num(k.start_percent), "endPercent": opt(k.end_percent.map(num)),
+                   "currentPercent": num(k.current_percent), "count": k.count,
+                   "deathAnimation": opt(k.death_animation)})
+        })
+        .collect();
+    let actions: Vec<Value> = s
+        .action_counts()
+        .iter()
+        .map(|a| {
+            let t = &a.attack_count;
+            json!({
+                "playerIndex": a.player_index, "wavedashCount": a.wavedash_count,
+                "wavelandCount": a.waveland_count, "airDodgeCount": a.air_dodge_count,
+                "dashDanceCount": a.dash_dance_count, "spotDodgeCount": a.spot_dodge_count,
+                "ledgegrabCount": a.ledgegrab_count, "rollCount": a.roll_count, "tauntCount": a.taunt_count,
+                "edgeCancelCount": {"success": a.edge_cancel_count.success, "slow": a.edge_cancel_count.slow},
+                "lCancelCount": {"success": a.l_cancel_count.success, "fail": a.l_cancel_count.fail},
+                "attackCount": {"jab1": t.jab1, "jab2": t.jab2, "jab3": t.jab3, "jabm": t.jabm, "dash": t.dash,
+                    "ftilt": t.ftilt, "utilt": t.utilt, "dtilt": t.dtilt, "fsmash": t.fsmash, "usmash": t.usmash,
+                    "dsmash": t.dsmash, "nair": t.nair, "fair": t.fair, "bair": t.bair, "uair": t.uair, "dair": t.dair},
+                "grabCount": {"success": a.grab_count.success, "fail": a.grab_count.fail},
+                "throwCount": {"up": a.throw_count.up, "forward": a.throw_count.forward,
+                    "back": a.throw_count.back, "down": a.throw_count.down},
+                "groundTechCount": {"away": a.ground_tech_count.away, "in": a.ground_tech_count.r#in,
+                    "neutral": a.ground_tech_count.neutral, "fail": a.ground_tech_count.fail},
+                "wallTechCount": {"success": a.wall_tech_count.success, "fail": a.wall_tech_count.fail},
+            })
+        })
+        .collect();
+    let overall: Vec<Value> = s
+        .overall()
+        .iter()
+        .map(|o| {
+            let i = o.input_counts;
+            json!({
+                "playerIndex": o.player_index,
+                "inputCounts": {"buttons": opt(i.map(|i| i.buttons)), "triggers": opt(i.map(|i| i.triggers)),
+                    "cstick": opt(i.map(|i| i.cstick)), "joystick": opt(i.map(|i| i.joystick)),
+                    "total": opt(i.map(|i| i.total))},
+                "conversionCount": o.conversion_count, "totalDamage": num(o.total_damage),
+                "killCount": o.kill_count, "successfulConversions": ratio(&o.successful_conversions),
+                "inputsPerMinute": ratio(&o.inputs_per_minute),
+                "digitalInputsPerMinute": ratio(&o.digital_inputs_per_minute),
+                "openingsPerKill": ratio(&o.openings_per_kill), "damagePerOpening": ratio(&o.damage_per_opening),
+                "neutralWinRatio": ratio(&o.neutral_win_ratio), "counterHitRatio": ratio(&o.counter_hit_ratio),
+                "beneficialTradeRatio": ratio(&o.beneficial_trade_ratio),
+            })
+        })
+        .collect();
+    json!({
+        "lastFrame": s.last_frame(), "playableFrameCount": s.playable_frame_count(),
+        "stocks": stocks, "conversions": punishes(s.conversions(), true),
+        "combos": punishes(s.combos(), false), "actionCounts": actions, "overall": overall,
+        "gameComplete": s.game_complete(),
+    })
+}
+
+fn stadium(s: &SlippiStats) -> Value {
+    if let Some(breaks) = s.target_breaks() {
+        let b: Vec<Value> = breaks
+            .iter()
+            .map(|b| {
+                json!({"spawnId": opt(b.spawn_id), "frameDestroyed": opt(b.frame_destroyed),
+                       "positionX": opt(b.position_x.map(|x| num(f64::from(x)))),
+                       "positionY": opt(b.position_y.map(|y| num(f64::from(y))))})
+            })
+            .collect();
+        return json!({"type": "target-test", "targetBreaks": b});
+    }
+    match s.home_run() {
+        Some(h) => {
+            json!({"type": "home-run-contest", "distance": num(h.distance), "units": h.units.name()})
+        }
+        None => Value::Null,
+    }
+}
+
+#[derive(Default, Debug)]
+struct Tally {
+    values: usize,
+    equal: usize,
+    diffs: Vec<String>,
+}
+
+fn get<'a>(m: &'a Map<String, Value>, k: &str) -> &'a Value {
+    m.get(k).unwrap_or(&Value::Null)
+}
+
+/// Compares leaf by leaf; absent equals null; numbers as f64 bits.
+fn compare(path: &str, ours: &Value, theirs: &Value, t: &mut Tally) {
+    match (ours, theirs) {
+        (Value::Object(a), Value::Object(b)) => {
+            let mut keys: Vec<&String> = a.keys().chain(b.keys()).collect();
+            keys.sort();
+            keys.dedup();
+            for k in keys {
+                compare(&format!("{path}.{k}"), get(a, k), get(b, k), t);
+            }
+        }
+        (Value::Array(a), Value::Array(b)) => {
+            t.values += 1;
+            if a.len() == b.len() {
+                t.equal += 1;
+            } else {
+                t.diffs.push(format!(
+                    "{path}: length {} vs slippi-js {}",
+                    a.len(),
+                    b.len()
+                ));
+            }
+            for (i, (x, y)) in a.iter().zip(b).enumerate() {
+                compare(&format!("{path}[{i}]"), x, y, t);
+            }
+        }
+        (Value::Number(x), Value::Number(y)) => {
+            t.values += 1;
+            let (x, y) = (x.as_f64().unwrap(), y.as_f64().unwrap());
+            if x.to_bits() == y.to_bits() || (x == 0.0 && y == 0.0) {
+                t.equal += 1;
+            } else {
+                t.diffs.push(format!("{path}: {x:?} vs slippi-js {y:?}"));
+            }
+        }
+        (a, b) => {
+            t.values += 1;
+            if a == b {
+                t.equal += 1;
+            } else {
+                t.diffs.push(format!("{path}: {a} vs slippi-js {b}"));
+            }
+        }
+    }
+}
+
+/// Our stats of one file: every event up to the first error.
+fn ours(bytes: &[u8]) -> SlippiStats {
+    let mut stats = SlippiStats::new();
+    for event in SlippiEventIter::new(bytes) {
+        let Ok(event) = event else { break };
+        stats.push(&event);
+    }
+    stats.finish();
+    stats
+}
+
+struct Summary {
+    files: usize,
+    files_equal: usize,
+    oracle_errors: Vec<String>,
+    values: usize,
+    equal: usize,
+    report: Vec<String>,
+}
+
+fn compare_dir(files: &[(String, Vec<u8>)], oracle: &Path) -> Summary {
+    let mut s = Summary {
+        files: 0,
+        files_equal: 0,
+        oracle_errors: Vec::new(),
+        values: 0,
+        equal: 0,
+        report: Vec::new(),
+    };
+    for (name, bytes) in files {
+        let path = oracle.join(format!("{name}.json"));
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            s.report
+                .push(format!("{name}: no oracle file {}", path.display()));
+            continue;
+        };
+        let want: Value = serde_json::from_str(&text).unwrap();
+        let stats = ours(bytes);
+        if let Some(e) = want.get("error") {
+            s.oracle_errors.push(format!(
+                "{name}: slippi-js throws ({e}); ours flags it: {}",
+                stats.slippi_js_would_throw()
+            ));
+            continue;
+        }
+        s.files += 1;
+        let mut t = Tally::default();
+        let got_stats = if stats.has_stats() {
+            to_js(&stats)
+        } else {
+            Value::Null
+        };
+        compare("stats", &got_stats, &want["stats"], &mut t);
+        compare("stadium", &stadium(&stats), &want["stadium"], &mut t);
+        s.values += t.values;
+        s.equal += t.equal;
+        if t.diffs.is_empty() {
+            s.files_equal += 1;
+        } else {
+            s.report.push(format!(
+                "{name}: {} of {} values differ, first: {}",
+                t.diffs.len(),
+                t.values,
+                t.diffs
+                    .iter()
+                    .take(5)
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ));
+        }
+    }
+    s
+}
+
+fn print(label: &str, s: &Summary) {
+    for line in s.report.iter().chain(&s.oracle_errors) {
+        eprintln!("  {line}");
+    }
+    eprintln!(
+        "{label}: {}/{} files equal, {}/{} values equal ({} files where slippi-js throws)",
+        s.files_equal,
+        s.files,
+        s.equal,
+        s.values,
+        s.oracle_errors.len()
+    );
+}
+
+#[test]
+fn corpus_stats_equal_slippi_js() {
+    let Some(files) = common::corpus_files("slippi_stats", "slippi", ".slp") else {
+        return;
+    };
+    let oracle = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/peers/slippi-js/stats");
+    let s = compare_dir(&files, &oracle);
+    print("corpus", &s);
+    assert!(s.files > 0);
+    assert_eq!(s.report, Vec::<String>::new());
+}
+
+#[test]
+#[ignore = "needs SLIPPI_STATS_SLP and SLIPPI_STATS_ORACLE"]
+fn other_replays_equal_slippi_js() {
+    let (Some(slp), Some(oracle)) = (
+        std::env::var_os("SLIPPI_STATS_SLP"),
+        std::env::var_os("SLIPPI_STATS_ORACLE"),
+    ) else {
+        eprintln!(
+            "SKIPPED other_replays_equal_slippi_js: set SLIPPI_STATS_SLP and SLIPPI_STATS_ORACLE"
+        );
+        return;
+    };
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(slp).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "slp") {
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            files.push((name, std::fs::read(&path).unwrap()));
+        }
+    }
+    files.sort();
+    let s = compare_dir(&files, Path::new(&oracle));
+    print("other replays", &s);
+}
