@@ -8,7 +8,8 @@
 //! The same comparison over other replays (never seen by the project):
 //! `SLIPPI_STATS_SLP=DIR SLIPPI_STATS_ORACLE=DIR cargo test --test
 //! slippi_stats -- --ignored --nocapture`, the oracle folder written by the
-//! same script over the same files.
+//! same script over the same files (and, if it holds `finalized.json`
+//! written by `dump_finalized.cjs`, the release schedules too).
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -326,4 +327,174 @@ fn other_replays_equal_slippi_js() {
     files.sort();
     let s = compare_dir(&files, Path::new(&oracle));
     print("other replays", &s);
+    let schedules = Path::new(&oracle).join("finalized.json");
+    if schedules.is_file() {
+        compare_schedules(&files, &schedules);
+    }
+    assert!(s.report.is_empty());
+}
+
+/// The release schedule of [`FinalizedFrames`] over a file, in
+/// `dump_finalized.cjs`'s JSON text: runs of `[event, first, last]`.
+fn schedule(bytes: &[u8]) -> (usize, String) {
+    use gamefmt::slippi::{Event, FinalizedFrames};
+    let mut stage = FinalizedFrames::new();
+    let mut runs: Vec<(i64, i32, i32)> = Vec::new();
+    let mut ordinal: i64 = -1;
+    for event in SlippiEventIter::new(bytes) {
+        let Ok(event) = event else { break };
+        let counted = matches!(
+            event,
+            Event::GameStart(_)
+                | Event::PreFrame(_)
+                | Event::PostFrame(_)
+                | Event::GameEnd(_)
+                | Event::FrameStart(_)
+                | Event::ItemUpdate(_)
+                | Event::FrameBookend(_)
+                | Event::FodPlatform(_)
+                | Event::Whispy(_)
+                | Event::StadiumTransformation(_)
+        );
+        if counted {
+            ordinal += 1;
+        }
+        stage.push(&event);
+        while let Some(frame) = stage.next_finalized() {
+            let n = frame.number();
+            match runs.last_mut() {
+                Some(last) if last.0 == ordinal && last.2 + 1 == n => last.2 = n,
+                _ => runs.push((ordinal, n, n)),
+            }
+        }
+        if matches!(event, Event::GameEnd(_)) {
+            // slippi-js's SlpStream (manual mode) stops at the Game End.
+            break;
+        }
+    }
+    let text: Vec<String> = runs
+        .iter()
+        .map(|(e, a, b)| format!("[{e},{a},{b}]"))
+        .collect();
+    (runs.len(), format!("[{}]", text.join(",")))
+}
+
+#[test]
+fn corpus_finalized_frames_as_slippi_js() {
+    let Some(files) = common::corpus_files("slippi_stats", "slippi", ".slp") else {
+        return;
+    };
+    let oracle =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/peers/slippi-js/finalized.json");
+    compare_schedules(&files, &oracle);
+}
+
+fn compare_schedules(files: &[(String, Vec<u8>)], oracle: &Path) {
+    use sha2::{Digest, Sha256};
+    let want: Value = serde_json::from_str(&std::fs::read_to_string(oracle).unwrap()).unwrap();
+    let (mut equal, mut compared, mut skipped, mut runs_total) = (0, 0, 0, 0);
+    let mut diffs = Vec::new();
+    for (name, bytes) in files {
+        let w = &want[name.as_str()];
+        if w["head"].to_string().contains("error") {
+            skipped += 1;
+            continue;
+        }
+        compared += 1;
+        let (runs, text) = schedule(bytes);
+        let sha = format!("{:x}", Sha256::digest(text.as_bytes()));
+        if sha == w["sha256"].as_str().unwrap() && runs as u64 == w["runs"].as_u64().unwrap() {
+            equal += 1;
+            runs_total += runs;
+        } else {
+            diffs.push(format!(
+                "{name}: {runs} runs vs slippi-js {}; ours begin {}",
+                w["runs"],
+                &text[..text.len().min(120)]
+            ));
+        }
+    }
+    for d in &diffs {
+        eprintln!("  {d}");
+    }
+    eprintln!(
+        "finalized frames: {equal}/{compared} files release every frame after the same event as slippi-js ({runs_total} releases; {skipped} files where slippi-js's parser throws)"
+    );
+    assert!(diffs.is_empty());
+}
+
+/// The same stats through a `Reader` with a small fixed buffer as from the
+/// slice: the stage copies what it keeps, so events may live only until
+/// the next one.
+#[test]
+fn corpus_stats_from_reader_equal_slice() {
+    use gamefmt::slippi::{Item, Reader};
+    let Some(files) = common::corpus_files("slippi_stats", "slippi", ".slp") else {
+        return;
+    };
+    let mut checked = 0;
+    for (name, bytes) in &files {
+        let from_slice = ours(bytes);
+        let mut stats = SlippiStats::new();
+        let mut reader = Reader::with_capacity(std::io::Cursor::new(bytes), 64 * 1024);
+        while let Some(item) = reader.next() {
+            let Ok(item) = item else { break };
+            if let Item::Event(event) = item {
+                stats.push(&event);
+            }
+        }
+        stats.finish();
+        assert_eq!(to_js(&stats), to_js(&from_slice), "{name}");
+        assert_eq!(stadium(&stats), stadium(&from_slice), "{name}");
+        assert_eq!(stats.frames().dropped(), 0, "{name}");
+        checked += 1;
+    }
+    eprintln!("reader: {checked} files, stats equal to the slice's");
+}
+
+/// The comparison itself finds differences: one game's stats against
+/// another's oracle.
+#[test]
+fn comparison_detects_differences() {
+    let Some(files) = common::corpus_files("slippi_stats", "slippi", ".slp") else {
+        return;
+    };
+    let oracle = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/peers/slippi-js/stats");
+    let game = files
+        .iter()
+        .find(|(n, _)| n == "v2.0.1_peppi_v2.0.slp")
+        .unwrap();
+    let other: Value = serde_json::from_str(
+        &std::fs::read_to_string(oracle.join("v2.0.1_slippilab_test.slp.json")).unwrap(),
+    )
+    .unwrap();
+    let mut t = Tally::default();
+    compare("stats", &to_js(&ours(&game.1)), &other["stats"], &mut t);
+    assert!(!t.diffs.is_empty());
+    // And one float bit off is a difference.
+    let mut t = Tally::default();
+    compare(
+        "x",
+        &json!(0.1),
+        &json!(0.1f64 + f64::EPSILON / 8.0),
+        &mut t,
+    );
+    assert_eq!(t.diffs.len(), 1, "{t:?}");
+}
+
+/// The fixed memory the docs promise.
+#[test]
+fn memory_is_fixed_and_documented() {
+    use gamefmt::slippi::{FinalFrame, FinalizedFrames};
+    let sizes = (
+        std::mem::size_of::<SlippiStats>(),
+        std::mem::size_of::<FinalizedFrames>(),
+        std::mem::size_of::<FinalFrame>(),
+    );
+    eprintln!(
+        "SlippiStats {} B, FinalizedFrames {} B, FinalFrame {} B",
+        sizes.0, sizes.1, sizes.2
+    );
+    assert!(sizes.0 <= 152 * 1024);
+    assert!(sizes.2 <= 3600);
 }

@@ -1,31 +1,7 @@
 //! [`FinalizedFrames`]: frames released once rollback can no longer change
 //! them, as slippi-js 9.1.2's parser (`SlpParser`) releases them.
 //!
-//! A netplay game re-sends a frame when rollback corrects it. A frame is
-//! *finalized* once no re-send can come: slippi-js finalizes frames
-//!
-//! - up to the Frame Bookend's *latest finalized frame* (3.7.0+) in online
-//!   games (major scene 8) when it is at least −123;
-//! - else up to 7 frames ([`MAX_ROLLBACK_FRAMES`]) behind each Frame
-//!   Bookend;
-//! - in files up to 2.2.0 (no Bookend), up to the frame before each Pre- or
-//!   Post-Frame Update's, once the settings are complete (Game Start from
-//!   1.6.0 on, else the first Post-Frame Update after frame −123);
-//! - and every frame up to the last Pre/Post-Frame Update's at Game End.
-//!
-//! Frames are finalized in order from −123; a frame no event has named
-//! stops the release there (slippi-js does the same). Events go to the frame
-//! their own frame number names, as slippi-js files them: a re-send
-//! replaces a character's Pre- or Post-Frame Update and *appends* its item
-//! updates (slippi-js keeps both copies of a re-sent frame's items).
-//!
-//! The stage owns copies of the events of at most [`FINALIZE_WINDOW`]
-//! pending frames (about 3.4 KiB each), so its memory is fixed; events it
-//! had no room for are counted ([`FinalizedFrames::dropped`]): an event of
-//! a frame already finalized (slippi-js would rewrite a frame it already
-//! released), or one more than [`FINALIZE_WINDOW`] frames ahead of the last
-//! finalized frame (which, with rollback at most 7 frames, means a frame is
-//! missing and the release has stopped for good anyway).
+//! See [`FinalizedFrames`] for the rules.
 //!
 //! ```
 //! use gamefmt::slippi::{FinalizedFrames, SlippiEventIter, SAMPLE};
@@ -207,12 +183,38 @@ impl FinalFrame {
     }
 }
 
-/// Releases frames once they are final, as slippi-js's parser does (see the
-/// [module docs](self)): feed every event of a game to
+/// Releases frames once they are final, as slippi-js's parser does: feed every event of a game to
 /// [`push`](Self::push), then take the frames it finalized with
 /// [`next_finalized`](Self::next_finalized) before the next push. Events
 /// may come from [`super::SlippiEventIter`], the push [`super::Decoder`] or
 /// a [`super::Reader`]: the stage copies what it keeps.
+///
+/// A netplay game re-sends a frame when rollback corrects it. A frame is
+/// *finalized* once no re-send can come: slippi-js finalizes frames
+///
+/// - up to the Frame Bookend's *latest finalized frame* (3.7.0+) in online
+///   games (major scene 8) when it is at least −123;
+/// - else up to 7 frames ([`MAX_ROLLBACK_FRAMES`]) behind each Frame
+///   Bookend;
+/// - in files up to 2.2.0 (no Bookend), up to the frame before each Pre- or
+///   Post-Frame Update's, once the settings are complete (Game Start from
+///   1.6.0 on, else the first Post-Frame Update after frame −123);
+/// - and every frame up to the last Pre/Post-Frame Update's at Game End.
+///
+/// Frames are finalized in order from −123; a frame no event has named
+/// stops the release there (slippi-js does the same). Events go to the frame
+/// their own frame number names, as slippi-js files them: a re-send
+/// replaces a character's Pre- or Post-Frame Update and *appends* its item
+/// updates (slippi-js keeps both copies of a re-sent frame's items).
+///
+/// The stage owns copies of the events of at most [`FINALIZE_WINDOW`]
+/// pending frames (about 3.4 KiB each), so its memory is fixed; events it
+/// had no room for are counted ([`FinalizedFrames::dropped`]): an event of
+/// a frame already finalized (slippi-js would rewrite a frame it already
+/// released), or one more than [`FINALIZE_WINDOW`] frames ahead of the last
+/// finalized frame (which, with rollback at most 7 frames, means a frame is
+/// missing and the release has stopped for good anyway).
+///
 #[derive(Clone, Debug)]
 pub struct FinalizedFrames {
     version: Option<Version>,
@@ -281,7 +283,7 @@ impl FinalizedFrames {
         self.game_end
     }
 
-    /// Events the stage had no room for (see the [module docs](self)).
+    /// Events the stage had no room for (see [`FinalizedFrames`]).
     #[must_use]
     pub const fn dropped(&self) -> u32 {
         self.dropped
@@ -293,7 +295,7 @@ impl FinalizedFrames {
 
     /// The pending frame `number`, created if the window has room.
     fn frame_mut(&mut self, number: i32) -> Option<&mut FinalFrame> {
-        let ahead = i64::from(number) - i64::from(self.last_finalized);
+        let ahead = i64::from(number).wrapping_sub(i64::from(self.last_finalized));
         if ahead <= 0 || ahead > FINALIZE_WINDOW as i64 {
             self.dropped = self.dropped.saturating_add(1);
             return None;

@@ -6,10 +6,12 @@ use super::common::{
     truthy,
 };
 
-/// Punishes (conversions, and separately combos) a game has room for.
-pub const MAX_PUNISHES: usize = 512;
-/// Moves (over all punishes of one kind) a game has room for.
-pub const MAX_MOVES: usize = 2048;
+/// Punishes (conversions, and separately combos) a game has room for
+/// (the most in the corpus and 40 other replays: 72).
+pub const MAX_PUNISHES: usize = 256;
+/// Moves (over all punishes of one kind) a game has room for (the
+/// most in the corpus and 40 other replays: 109).
+pub const MAX_MOVES: usize = 1024;
 
 const NO_MOVE: u16 = u16::MAX;
 
