@@ -446,7 +446,7 @@ fn corpus_stats_from_reader_equal_slice() {
         stats.finish();
         assert_eq!(to_js(&stats), to_js(&from_slice), "{name}");
         assert_eq!(stadium(&stats), stadium(&from_slice), "{name}");
-        assert_eq!(stats.frames().dropped(), 0, "{name}");
+        assert_eq!(stats.dropped_events(), 0, "{name}");
         checked += 1;
     }
     eprintln!("reader: {checked} files, stats equal to the slice's");

@@ -41,6 +41,29 @@ pub(crate) const FIRST_FRAME: i32 = -123;
 /// Online play's major scene.
 const ONLINE: u8 = 8;
 
+/// What [`FinalizedFrames`] keeps of each frame: [`FinalFrame`] (owned
+/// copies of the events), or a record of only what a consumer reads (the
+/// stats keep a few fields per player), filled as the events arrive.
+pub trait FrameRecord: Default {
+    /// Starts over as frame `number`, holding nothing.
+    fn begin(&mut self, number: i32);
+    /// Takes one event of this frame (Pre/Post-Frame Update, Item Update,
+    /// Frame Start, stage events). A rollback re-send comes again: the
+    /// record decides what a re-sent event replaces.
+    fn add(&mut self, event: &Event<'_>);
+}
+
+/// One slot of the window.
+#[derive(Clone, Debug, Default)]
+struct Slot<R> {
+    number: i32,
+    /// Received, not yet released.
+    present: bool,
+    /// Ever written.
+    used: bool,
+    record: R,
+}
+
 /// An event's bytes, owned; empty when absent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Owned<const N: usize> {
@@ -75,35 +98,44 @@ impl<const N: usize> Owned<N> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FinalFrame {
     number: i32,
-    present: bool,
-    used: bool,
     pre: [[Owned<OWNED_FRAME_EVENT>; 2]; FRAME_PLAYERS],
     post: [[Owned<OWNED_FRAME_EVENT>; 2]; FRAME_PLAYERS],
     items: heapless::Vec<Owned<OWNED_ITEM_EVENT>, FRAME_ITEMS>,
     overflow: u32,
 }
 
+impl Default for FinalFrame {
+    fn default() -> Self {
+        Self::empty()
+    }
+}
+
+impl FrameRecord for FinalFrame {
+    fn begin(&mut self, number: i32) {
+        self.number = number;
+        for pair in self.pre.iter_mut().chain(self.post.iter_mut()) {
+            for slot in pair {
+                slot.len = 0;
+            }
+        }
+        self.items.clear();
+        self.overflow = 0;
+    }
+
+    fn add(&mut self, event: &Event<'_>) {
+        FinalFrame::add(self, event);
+    }
+}
+
 impl FinalFrame {
     const fn empty() -> Self {
         Self {
             number: 0,
-            present: false,
-            used: false,
             pre: [[Owned::EMPTY; 2]; FRAME_PLAYERS],
             post: [[Owned::EMPTY; 2]; FRAME_PLAYERS],
             items: heapless::Vec::new(),
             overflow: 0,
         }
-    }
-
-    fn reset(&mut self, number: i32) {
-        self.number = number;
-        self.present = true;
-        self.used = true;
-        self.pre = [[Owned::EMPTY; 2]; FRAME_PLAYERS];
-        self.post = [[Owned::EMPTY; 2]; FRAME_PLAYERS];
-        self.items.clear();
-        self.overflow = 0;
     }
 
     /// The frame number.
@@ -201,6 +233,11 @@ impl FinalFrame {
 ///   1.6.0 on, else the first Post-Frame Update after frame −123);
 /// - and every frame up to the last Pre/Post-Frame Update's at Game End.
 ///
+/// `R` is what the stage keeps of a frame: [`FinalFrame`] by default, or
+/// any [`FrameRecord`]. `tests/slippi_stats.rs` holds the release schedule
+/// (which frames, after which event) equal to slippi-js's on every corpus
+/// replay.
+///
 /// Frames are finalized in order from −123; a frame no event has named
 /// stops the release there (slippi-js does the same). Events go to the frame
 /// their own frame number names, as slippi-js files them: a re-send
@@ -216,7 +253,7 @@ impl FinalFrame {
 /// missing and the release has stopped for good anyway).
 ///
 #[derive(Clone, Debug)]
-pub struct FinalizedFrames {
+pub struct FinalizedFrames<R = FinalFrame> {
     version: Option<Version>,
     online: bool,
     has_start: bool,
@@ -229,19 +266,27 @@ pub struct FinalizedFrames {
     target: i32,
     game_end: bool,
     dropped: u32,
-    slots: [FinalFrame; FINALIZE_WINDOW],
+    slots: [Slot<R>; FINALIZE_WINDOW],
 }
 
-impl Default for FinalizedFrames {
+impl<R: FrameRecord> Default for FinalizedFrames<R> {
     fn default() -> Self {
-        Self::new()
+        Self::with_records()
     }
 }
 
-impl FinalizedFrames {
-    /// A stage before the first event of a game.
+impl FinalizedFrames<FinalFrame> {
+    /// A stage before the first event of a game, keeping [`FinalFrame`]s.
     #[must_use]
     pub fn new() -> Self {
+        Self::with_records()
+    }
+}
+
+impl<R: FrameRecord> FinalizedFrames<R> {
+    /// A stage before the first event of a game, keeping `R`s.
+    #[must_use]
+    pub fn with_records() -> Self {
         Self {
             version: None,
             online: false,
@@ -252,7 +297,7 @@ impl FinalizedFrames {
             target: FIRST_FRAME.wrapping_sub(1),
             game_end: false,
             dropped: 0,
-            slots: core::array::from_fn(|_| FinalFrame::empty()),
+            slots: core::array::from_fn(|_| Slot::default()),
         }
     }
 
@@ -294,7 +339,7 @@ impl FinalizedFrames {
     }
 
     /// The pending frame `number`, created if the window has room.
-    fn frame_mut(&mut self, number: i32) -> Option<&mut FinalFrame> {
+    fn frame_mut(&mut self, number: i32) -> Option<&mut R> {
         let ahead = i64::from(number).wrapping_sub(i64::from(self.last_finalized));
         if ahead <= 0 || ahead > FINALIZE_WINDOW as i64 {
             self.dropped = self.dropped.saturating_add(1);
@@ -302,23 +347,26 @@ impl FinalizedFrames {
         }
         let slot = self.slots.get_mut(Self::slot_index(number))?;
         if !slot.present || slot.number != number {
-            slot.reset(number);
+            slot.number = number;
+            slot.present = true;
+            slot.used = true;
+            slot.record.begin(number);
         }
-        Some(slot)
+        Some(&mut slot.record)
     }
 
-    fn pending(&self, number: i32) -> Option<&FinalFrame> {
+    fn pending(&self, number: i32) -> Option<&R> {
         let slot = self.slots.get(Self::slot_index(number))?;
-        (slot.present && slot.number == number).then_some(slot)
+        (slot.present && slot.number == number).then_some(&slot.record)
     }
 
     /// Frame `number` if the stage still holds it: pending, or released
     /// and not yet overwritten (a slot is reused [`FINALIZE_WINDOW`] frames
     /// later).
     #[must_use]
-    pub fn frame(&self, number: i32) -> Option<&FinalFrame> {
+    pub fn frame(&self, number: i32) -> Option<&R> {
         let slot = self.slots.get(Self::slot_index(number))?;
-        (slot.used && slot.number == number).then_some(slot)
+        (slot.used && slot.number == number).then_some(&slot.record)
     }
 
     fn finalize(&mut self, up_to: i32) {
@@ -390,7 +438,7 @@ impl FinalizedFrames {
 
     /// The next frame the last [`push`](Self::push) finalized, lent until
     /// the next call; `None` when there is none (yet).
-    pub fn next_finalized(&mut self) -> Option<&FinalFrame> {
+    pub fn next_finalized(&mut self) -> Option<&R> {
         if self.last_finalized >= self.target {
             return None;
         }
@@ -399,6 +447,6 @@ impl FinalizedFrames {
         self.last_finalized = number;
         let slot = self.slots.get_mut(Self::slot_index(number))?;
         slot.present = false;
-        Some(slot)
+        Some(&slot.record)
     }
 }

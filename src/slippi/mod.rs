@@ -95,8 +95,8 @@ pub use field::trim_nul;
 #[cfg(feature = "alloc")]
 pub use final_posts::FinalPosts;
 pub use finalized::{
-    FINALIZE_WINDOW, FinalFrame, FinalizedFrames, MAX_ROLLBACK_FRAMES, OWNED_FRAME_EVENT,
-    OWNED_ITEM_EVENT,
+    FINALIZE_WINDOW, FinalFrame, FinalizedFrames, FrameRecord, MAX_ROLLBACK_FRAMES,
+    OWNED_FRAME_EVENT, OWNED_ITEM_EVENT,
 };
 pub use frame_events::{FrameBookend, FrameStart, PostFrame, PreFrame};
 pub use frames::{CharacterFrame, FRAME_ITEMS, FRAME_PLAYERS, FRAME_STAGE_EVENTS, Frame, Frames};

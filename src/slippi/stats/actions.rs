@@ -194,8 +194,10 @@ pub struct ActionCounts {
 /// One player's action state.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct ActionState {
-    /// The last [`RECENT`] animations and Y positions, oldest first.
+    /// The last [`RECENT`] animations and Y positions, a ring: the next
+    /// goes at `head`.
     recent: [(u16, f64); RECENT],
+    head: usize,
     filled: usize,
     /// The previous frame's action-state frame counter (`None`: absent
     /// or no frame yet).
@@ -217,23 +219,39 @@ fn inc(field: &mut i32, condition: bool) {
 }
 
 impl ActionState {
-    fn recent(&self) -> &[(u16, f64)] {
-        let start = RECENT.saturating_sub(self.filled);
-        self.recent.get(start..).unwrap_or_default()
+    /// The `back`-th latest animation and Y position (0: the latest).
+    fn nth_back(&self, back: usize) -> Option<(u16, f64)> {
+        if back >= self.filled {
+            return None;
+        }
+        let at = self
+            .head
+            .wrapping_add(RECENT)
+            .wrapping_sub(1)
+            .wrapping_sub(back)
+            % RECENT;
+        self.recent.get(at).copied()
+    }
+
+    /// The recent animations, oldest first.
+    fn recent(&self) -> impl DoubleEndedIterator<Item = (u16, f64)> + Clone + '_ {
+        (0..self.filled)
+            .rev()
+            .filter_map(|back| self.nth_back(back))
     }
 
     fn push(&mut self, animation: u16, y: f64) {
-        let prev = self.recent().last().map(|&(a, _)| a);
+        let prev = self.nth_back(0).map(|(a, _)| a);
         if prev == Some(animation) {
             self.run = self.run.saturating_add(1);
         } else {
             self.prev_run = self.run;
             self.run = 1;
         }
-        self.recent.rotate_left(1);
-        if let Some(last) = self.recent.last_mut() {
-            *last = (animation, y);
+        if let Some(slot) = self.recent.get_mut(self.head) {
+            *slot = (animation, y);
         }
+        self.head = self.head.wrapping_add(1) % RECENT;
         self.filled = self.filled.saturating_add(1).min(RECENT);
     }
 }
@@ -246,8 +264,8 @@ pub(crate) fn compute(
     opponent: &Post,
 ) {
     let current = player.action;
-    let prev = state.recent().last().map(|&(a, _)| a);
-    let prev2 = state.recent().iter().rev().nth(1).map(|&(a, _)| a);
+    let prev = state.nth_back(0).map(|(a, _)| a);
+    let prev2 = state.nth_back(1).map(|(a, _)| a);
     state.push(current, player.y.map_or(0.0, f64::from));
     let prev_counter = state.prev_counter;
     state.prev_counter = player.counter;
@@ -388,7 +406,7 @@ pub(crate) fn compute(
         }
     }
 
-    wavedash(counts, state.recent());
+    wavedash(counts, state);
 
     if let Some(status) = player.l_cancel {
         if status > 0 {
@@ -398,9 +416,8 @@ pub(crate) fn compute(
 }
 
 /// `handleActionWavedash`, over the last 15 animations (current last).
-fn wavedash(counts: &mut ActionCounts, recent: &[(u16, f64)]) {
-    let mut back = recent.iter().rev();
-    let (Some(&(current, y_now)), Some(&(prev, _))) = (back.next(), back.next()) else {
+fn wavedash(counts: &mut ActionCounts, state: &ActionState) {
+    let (Some((current, y_now)), Some((prev, _))) = (state.nth_back(0), state.nth_back(1)) else {
         return;
     };
     let initiation =
@@ -408,15 +425,11 @@ fn wavedash(counts: &mut ActionCounts, recent: &[(u16, f64)]) {
     if current != LANDING_FALL_SPECIAL || !initiation {
         return;
     }
-    let has = |a: u16| recent.iter().any(|&(r, _)| r == a);
+    let recent = state.recent();
+    let has = |a: u16| recent.clone().any(|(r, _)| r == a);
     let mut distinct = 0usize;
-    for (i, &(a, _)) in recent.iter().enumerate() {
-        if !recent
-            .get(..i)
-            .unwrap_or_default()
-            .iter()
-            .any(|&(b, _)| b == a)
-        {
+    for (i, (a, _)) in recent.clone().enumerate() {
+        if !recent.clone().take(i).any(|(b, _)| b == a) {
             distinct = distinct.saturating_add(1);
         }
     }
@@ -429,14 +442,14 @@ fn wavedash(counts: &mut ActionCounts, recent: &[(u16, f64)]) {
     if has(KNEE_BEND) {
         let airborne_start = CONTROLLED_JUMP_START.saturating_add(1);
         let jump_frames = recent
-            .iter()
-            .filter(|&&(a, _)| a >= airborne_start && a <= CONTROLLED_JUMP_END)
+            .clone()
+            .filter(|&(a, _)| a >= airborne_start && a <= CONTROLLED_JUMP_END)
             .count();
         let knee_y = recent
-            .iter()
+            .clone()
             .rev()
-            .find(|&&(a, _)| a == KNEE_BEND)
-            .map_or(0.0, |&(_, y)| y);
+            .find(|&(a, _)| a == KNEE_BEND)
+            .map_or(0.0, |(_, y)| y);
         let changed_y = (y_now - knee_y).abs() > 0.1;
         if jump_frames >= 5 && changed_y {
             counts.waveland_count = counts.waveland_count.saturating_add(1);

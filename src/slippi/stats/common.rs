@@ -1,7 +1,11 @@
 //! What the stats read of a frame, and slippi-js's action-state classes
 //! (`stats/common.ts`).
 
-use crate::slippi::finalized::FinalFrame;
+use crate::slippi::events::Event;
+use crate::slippi::finalized::FrameRecord;
+use crate::slippi::frame_events::{PostFrame, PreFrame};
+
+use super::stadium::MAX_TARGETS;
 
 /// The fields of one character's Post-Frame Update the stats read. Fields
 /// slippi-js reads as `undefined` are `None`; the action state and stocks
@@ -41,10 +45,10 @@ pub(crate) struct PlayerFrame {
     pub pre: Option<Pre>,
 }
 
-impl PlayerFrame {
-    pub(crate) fn read(frame: &FinalFrame, index: u8) -> Self {
-        let post = frame.post(index, false).map(|p| Post {
-            frame: p.frame().unwrap_or(frame.number()),
+impl Post {
+    fn read(p: &PostFrame<'_>, number: i32) -> Self {
+        Self {
+            frame: p.frame().unwrap_or(number),
             action: p.action_state().unwrap_or(0),
             counter: p.action_state_frame_counter(),
             percent: p.percent().map_or(0.0, f64::from),
@@ -55,16 +59,86 @@ impl PlayerFrame {
             facing: p.facing_direction(),
             internal: p.internal_character(),
             l_cancel: p.l_cancel_status(),
-        });
-        let pre = frame.pre(index, false).map(|p| Pre {
-            frame: p.frame().unwrap_or(frame.number()),
+        }
+    }
+}
+
+impl Pre {
+    fn read(p: &PreFrame<'_>, number: i32) -> Self {
+        Self {
+            frame: p.frame().unwrap_or(number),
             buttons: p.physical_buttons().unwrap_or(0),
             joystick: (p.joystick_x(), p.joystick_y()),
             cstick: (p.cstick_x(), p.cstick_y()),
             l: p.physical_l(),
             r: p.physical_r(),
-        });
-        Self { post, pre }
+        }
+    }
+}
+
+/// A Target item of a frame.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct TargetItem {
+    pub spawn_id: Option<u32>,
+    pub x: Option<f32>,
+    pub y: Option<f32>,
+}
+
+/// The Target item's type id.
+const TARGET_ITEM: u16 = 209;
+
+/// What the stats keep of a frame while it waits to be finalized: the
+/// fields they read of the four ports' leaders, the internal character and
+/// X position of every leader (for Home-Run Contest's Sandbag), and the
+/// Target items. Filled as events arrive; a re-send replaces an update.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct StatsFrame {
+    pub number: i32,
+    pub players: [PlayerFrame; 4],
+    /// Leaders 0–5 with a Post-Frame Update: (internal character, X).
+    pub leaders: [Option<(Option<u8>, Option<f32>)>; 6],
+    pub targets: heapless::Vec<TargetItem, MAX_TARGETS>,
+    pub targets_overflow: bool,
+}
+
+impl FrameRecord for StatsFrame {
+    fn begin(&mut self, number: i32) {
+        self.number = number;
+        self.players = [PlayerFrame::default(); 4];
+        self.leaders = [None; 6];
+        self.targets.clear();
+        self.targets_overflow = false;
+    }
+
+    fn add(&mut self, event: &Event<'_>) {
+        match event {
+            Event::PreFrame(e) if e.is_follower() != Some(true) => {
+                let i = usize::from(e.player_index().unwrap_or(u8::MAX));
+                if let Some(p) = self.players.get_mut(i) {
+                    p.pre = Some(Pre::read(e, self.number));
+                }
+            }
+            Event::PostFrame(e) if e.is_follower() != Some(true) => {
+                let i = usize::from(e.player_index().unwrap_or(u8::MAX));
+                if let Some(p) = self.players.get_mut(i) {
+                    p.post = Some(Post::read(e, self.number));
+                }
+                if let Some(l) = self.leaders.get_mut(i) {
+                    *l = Some((e.internal_character(), e.position_x()));
+                }
+            }
+            Event::ItemUpdate(e) if e.type_id() == Some(TARGET_ITEM) => {
+                let t = TargetItem {
+                    spawn_id: e.spawn_id(),
+                    x: e.position_x(),
+                    y: e.position_y(),
+                };
+                if self.targets.push(t).is_err() {
+                    self.targets_overflow = true;
+                }
+            }
+            _ => {}
+        }
     }
 }
 

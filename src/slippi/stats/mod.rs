@@ -70,8 +70,8 @@ pub use stadium::{DistanceUnits, HomeRun, MAX_TARGETS, TargetBreak, home_run_dis
 pub use stocks::{MAX_STOCKS, Stock};
 
 use super::events::Event;
-use super::finalized::{FIRST_FRAME, FinalFrame, FinalizedFrames};
-use common::PlayerFrame;
+use super::finalized::{FIRST_FRAME, FinalizedFrames};
+use common::{PlayerFrame, StatsFrame};
 use punish::{Kind, PunishState};
 
 /// The first frame players can act on (slippi-js `Frames.FIRST_PLAYABLE`).
@@ -263,18 +263,15 @@ impl Computers {
         }
     }
 
-    fn process(&mut self, frame: &FinalFrame) {
+    fn process(&mut self, frame: &StatsFrame) {
         if !self.set_up || self.players.is_empty() || self.stopped {
             return;
         }
-        if frame.number() != self.next_frame {
+        if frame.number != self.next_frame {
             self.stopped = true;
             return;
         }
-        let mut cur = [PlayerFrame::default(); 4];
-        for (i, slot) in (0u8..).zip(cur.iter_mut()) {
-            *slot = PlayerFrame::read(frame, i);
-        }
+        let cur = frame.players;
         let at = |frames: &[PlayerFrame; 4], i: u8| frames.get(usize::from(i)).copied();
         let complete = self
             .players
@@ -312,7 +309,7 @@ impl Computers {
                         &mut self.combos,
                         state,
                         (p, o),
-                        frame.number(),
+                        frame.number,
                         &player,
                         &opponent,
                         prev_pair,
@@ -324,7 +321,7 @@ impl Computers {
                         &mut self.conversions,
                         state,
                         (p, o),
-                        frame.number(),
+                        frame.number,
                         &player,
                         &opponent,
                         prev_pair,
@@ -363,7 +360,7 @@ impl Computers {
 /// [module docs](self)).
 #[derive(Clone, Debug)]
 pub struct SlippiStats {
-    stage: FinalizedFrames,
+    stage: FinalizedFrames<StatsFrame>,
     computers: Computers,
     has_start: bool,
 }
@@ -379,7 +376,7 @@ impl SlippiStats {
     #[must_use]
     pub fn new() -> Self {
         Self {
-            stage: FinalizedFrames::new(),
+            stage: FinalizedFrames::with_records(),
             computers: Computers::new(),
             has_start: false,
         }
@@ -530,10 +527,11 @@ impl SlippiStats {
         self.computers.would_throw
     }
 
-    /// The finalized-frames stage the stats are fed by.
+    /// Events the [`FinalizedFrames`] stage feeding the stats had no room
+    /// for (see there); 0 on every replay seen so far.
     #[must_use]
-    pub const fn frames(&self) -> &FinalizedFrames {
-        &self.stage
+    pub const fn dropped_events(&self) -> u32 {
+        self.stage.dropped()
     }
 
     /// Every player's overall numbers, in settings order (slippi-js

@@ -1,9 +1,7 @@
 //! Stadium stats (slippi-js `stats/targets.ts`, `utils/homeRunDistance.ts`).
 
-use crate::slippi::finalized::FinalFrame;
+use super::common::StatsFrame;
 
-/// The Target item's type id.
-const TARGET_ITEM: u16 = 209;
 /// Targets a game has room for (Break the Targets has 10).
 pub const MAX_TARGETS: usize = 32;
 /// Sandbag's internal character id.
@@ -34,16 +32,19 @@ impl Targets {
     /// One frame of `handleTargetBreak` (the previous frame's targets are
     /// those this kept from it: slippi-js reads the frame before, which is
     /// the frame processed before).
-    pub(crate) fn process(&mut self, frame: &FinalFrame, has_prev: bool) {
-        let number = frame.number();
-        let targets = || frame.items().filter(|i| i.type_id() == Some(TARGET_ITEM));
+    pub(crate) fn process(&mut self, frame: &StatsFrame, has_prev: bool) {
+        let number = frame.number;
+        let targets = || frame.targets.iter();
+        if frame.targets_overflow {
+            self.overflow = true;
+        }
         if number == super::FIRST_FRAME {
             for t in targets() {
                 let b = TargetBreak {
-                    spawn_id: t.spawn_id(),
+                    spawn_id: t.spawn_id,
                     frame_destroyed: None,
-                    position_x: t.position_x(),
-                    position_y: t.position_y(),
+                    position_x: t.x,
+                    position_y: t.y,
                 };
                 if self.breaks.push(b).is_err() {
                     self.overflow = true;
@@ -51,7 +52,7 @@ impl Targets {
             }
         }
         let mut current: heapless::Vec<u32, MAX_TARGETS> = heapless::Vec::new();
-        for id in targets().filter_map(|t| t.spawn_id()) {
+        for id in targets().filter_map(|t| t.spawn_id) {
             if current.push(id).is_err() {
                 self.overflow = true;
             }
@@ -135,16 +136,18 @@ pub fn home_run_distance(position_x: f64, units: DistanceUnits) -> f64 {
 }
 
 /// slippi-js's `extractDistanceInfoFromFrame` over the latest frame.
-pub(crate) fn home_run(frame: &FinalFrame, language: Option<u8>) -> Option<HomeRun> {
-    let sandbag = (0..6u8)
-        .filter_map(|i| frame.post(i, false))
-        .find(|p| p.internal_character() == Some(SANDBAG))?;
+pub(crate) fn home_run(frame: &StatsFrame, language: Option<u8>) -> Option<HomeRun> {
+    let (_, x) = frame
+        .leaders
+        .iter()
+        .flatten()
+        .find(|(internal, _)| *internal == Some(SANDBAG))?;
     let units = if language == Some(0) {
         DistanceUnits::Meters
     } else {
         DistanceUnits::Feet
     };
-    let x = sandbag.position_x().map_or(0.0, f64::from);
+    let x = x.map_or(0.0, f64::from);
     Some(HomeRun {
         distance: home_run_distance(x, units),
         units,
