@@ -55,7 +55,7 @@ fn punishes(list: &Punishes, with_opening: bool) -> Value {
                 "endPercent": opt(p.end_percent.map(num)), "moves": moves, "didKill": p.did_kill,
             });
             if with_opening {
-                v["openingType"] = p.opening_type.name().into();
+                v["openingType"] = p.opening_type.slippi_js_name().into();
             }
             v
         })
@@ -497,4 +497,78 @@ fn memory_is_fixed_and_documented() {
     );
     assert!(sizes.0 <= 152 * 1024);
     assert!(sizes.2 <= 3600);
+}
+
+/// `Serialize` (feature `serde`) names what `to_js` names, the vocabulary's
+/// way: snake_case, 1-based `port`s, the same numbers.
+#[cfg(feature = "serde")]
+#[test]
+fn serialized_stats_follow_the_vocabulary() {
+    let Some(files) = common::corpus_files("slippi_stats", "slippi", ".slp") else {
+        return;
+    };
+    for (name, bytes) in &files {
+        let s = ours(bytes);
+        let ser = serde_json::to_value(&s).unwrap();
+        let js = to_js(&s);
+        assert_eq!(ser["last_frame"], js["lastFrame"], "{name}");
+        let stocks = ser["stocks"].as_array().unwrap();
+        for (ours, theirs) in stocks.iter().zip(js["stocks"].as_array().unwrap()) {
+            assert_eq!(
+                ours["port"].as_u64().unwrap(),
+                theirs["playerIndex"].as_u64().unwrap() + 1
+            );
+            assert_eq!(ours["end_percent"], theirs["endPercent"]);
+        }
+        for (kind, js_kind) in [("conversions", "conversions"), ("combos", "combos")] {
+            let list = ser[kind].as_array().unwrap();
+            let theirs = js[js_kind].as_array().unwrap();
+            assert_eq!(list.len(), theirs.len());
+            for (a, b) in list.iter().zip(theirs) {
+                assert_eq!(
+                    a["last_hit_by_port"].as_u64().unwrap(),
+                    b["lastHitBy"].as_u64().unwrap() + 1
+                );
+                assert_eq!(
+                    a["moves"].as_array().unwrap().len(),
+                    b["moves"].as_array().unwrap().len()
+                );
+                assert_eq!(a["current_percent"], b["currentPercent"]);
+                if kind == "conversions" {
+                    let t = a["opening_type"].as_str().unwrap().replace('_', "-");
+                    assert_eq!(t, b["openingType"].as_str().unwrap());
+                } else {
+                    assert!(a.get("opening_type").is_none());
+                }
+            }
+        }
+        for (a, b) in ser["overall"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(js["overall"].as_array().unwrap())
+        {
+            assert_eq!(
+                a["port"].as_u64().unwrap(),
+                b["playerIndex"].as_u64().unwrap() + 1
+            );
+            assert_eq!(a["total_damage"], b["totalDamage"]);
+            assert_eq!(
+                a["neutral_win_ratio"]["ratio"],
+                b["neutralWinRatio"]["ratio"]
+            );
+        }
+        for (a, b) in ser["action_counts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(js["actionCounts"].as_array().unwrap())
+        {
+            assert_eq!(a["ground_tech_count"]["in"], b["groundTechCount"]["in"]);
+            assert_eq!(a["l_cancel_count"]["fail"], b["lCancelCount"]["fail"]);
+        }
+    }
+    let hrc = files.iter().find(|(n, _)| n.contains("homeRun")).unwrap();
+    let v = serde_json::to_value(ours(&hrc.1)).unwrap();
+    assert_eq!(v["home_run"]["units"], "feet");
 }

@@ -92,6 +92,7 @@ const LANDING_LAG: [[(u8, u8); 5]; 27] = [
 
 /// Successes and failures.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct SuccessFail {
     /// Successes.
     pub success: i32,
@@ -101,6 +102,7 @@ pub struct SuccessFail {
 
 /// Edge cancels.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct EdgeCancels {
     /// Faster than an L-cancel would have been.
     pub success: i32,
@@ -111,6 +113,7 @@ pub struct EdgeCancels {
 /// Attacks started, by kind.
 #[allow(missing_docs, reason = "slippi-js's attack names")]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct AttackCounts {
     pub jab1: i32,
     pub jab2: i32,
@@ -133,6 +136,7 @@ pub struct AttackCounts {
 /// Throws, by direction.
 #[allow(missing_docs, reason = "throw directions")]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct ThrowCounts {
     pub up: i32,
     pub forward: i32,
@@ -143,6 +147,7 @@ pub struct ThrowCounts {
 /// Ground techs; in and away are relative to the opponent.
 #[allow(missing_docs, reason = "tech kinds")]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct GroundTechCounts {
     pub away: i32,
     #[doc = "Towards the opponent."]
@@ -156,8 +161,13 @@ pub struct GroundTechCounts {
 /// boost grabs from dash attacks and edge cancels from failed L-cancels,
 /// which can take a count below zero.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct ActionCounts {
-    /// The player's index (port − 1).
+    /// The player's index (port − 1; serialized as `port`, 1-based).
+    #[cfg_attr(
+        feature = "serde",
+        serde(rename = "port", serialize_with = "super::serialize_port")
+    )]
     pub player_index: u8,
     /// Wavedashes.
     pub wavedash_count: i32,

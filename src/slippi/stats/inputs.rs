@@ -7,10 +7,19 @@ const FIRST_PLAYABLE: i32 = -39;
 
 /// One player's input counts (two-player games only, as in slippi-js).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct InputCounts {
-    /// The player's index (port − 1).
+    /// The player's index (port − 1; serialized as `port`, 1-based).
+    #[cfg_attr(
+        feature = "serde",
+        serde(rename = "port", serialize_with = "super::serialize_port")
+    )]
     pub player_index: u8,
-    /// The opponent's index.
+    /// The opponent's index (serialized as `opponent_port`, 1-based).
+    #[cfg_attr(
+        feature = "serde",
+        serde(rename = "opponent_port", serialize_with = "super::serialize_port")
+    )]
     pub opponent_index: u8,
     /// All inputs: the four kinds below.
     pub input_count: u32,

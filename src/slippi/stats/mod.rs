@@ -74,6 +74,12 @@ use super::finalized::{FIRST_FRAME, FinalizedFrames};
 use common::{PlayerFrame, StatsFrame};
 use punish::{Kind, PunishState};
 
+/// Serializes a player index as its 1-based `port`.
+#[cfg(feature = "serde")]
+fn serialize_port<S: serde::Serializer>(index: &u8, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_u16(u16::from(*index).saturating_add(1))
+}
+
 /// The first frame players can act on (slippi-js `Frames.FIRST_PLAYABLE`).
 pub const FIRST_PLAYABLE: i32 = -39;
 /// Target Test's major scene.
@@ -83,8 +89,13 @@ const HOME_RUN_CONTEST: u8 = 32;
 
 /// A player of the game's settings (Game Start slots not empty).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct StatsPlayer {
-    /// The player's index (port − 1).
+    /// The player's index (port − 1; serialized as `port`, 1-based).
+    #[cfg_attr(
+        feature = "serde",
+        serde(rename = "port", serialize_with = "serialize_port")
+    )]
     pub player_index: u8,
     /// The team id (teams games).
     pub team_id: Option<u8>,
@@ -92,6 +103,7 @@ pub struct StatsPlayer {
 
 /// `count / total` as slippi-js's `getRatio` gives it.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Ratio {
     /// The count; `None` for input ratios of games without input stats
     /// (slippi-js leaves it `undefined`).
@@ -119,6 +131,7 @@ impl Ratio {
 /// One player's input totals in [`Overall`] (`None` without input stats,
 /// i.e. unless two players).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct OverallInputs {
     /// Button presses.
     pub buttons: u32,
@@ -134,8 +147,13 @@ pub struct OverallInputs {
 
 /// One player's overall numbers (slippi-js `generateOverallStats`).
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Overall {
-    /// The player's index (port − 1).
+    /// The player's index (port − 1; serialized as `port`, 1-based).
+    #[cfg_attr(
+        feature = "serde",
+        serde(rename = "port", serialize_with = "serialize_port")
+    )]
     pub player_index: u8,
     /// Input totals (two-player games only).
     pub input_counts: Option<OverallInputs>,
@@ -206,9 +224,9 @@ impl Computers {
             prev: None,
             stocks: heapless::Vec::new(),
             stock_state: [stocks::StockState::default(); 2],
-            conversions: Punishes::default(),
+            conversions: Punishes::new(true),
             conversion_state: [PunishState::default(); 2],
-            combos: Punishes::default(),
+            combos: Punishes::new(false),
             combo_state: [PunishState::default(); 2],
             actions: heapless::Vec::new(),
             action_state: [actions::ActionState::default(); 2],
@@ -625,5 +643,34 @@ impl SlippiStats {
             });
         }
         out
+    }
+}
+
+/// Everything at once, as the one vocabulary names it: `last_frame`,
+/// `playable_frame_count`, `game_complete`, `players`, `stocks`,
+/// `conversions`, `combos`, `action_counts`, `input_counts`, `overall`,
+/// `target_breaks` and `home_run` (`null` outside their modes),
+/// `overflowed`, `slippi_js_would_throw`. Players are `port`s, 1-based.
+/// Call [`SlippiStats::finish`] first for the opening types.
+#[cfg(feature = "serde")]
+impl serde::Serialize for SlippiStats {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(14))?;
+        map.serialize_entry("last_frame", &self.last_frame())?;
+        map.serialize_entry("playable_frame_count", &self.playable_frame_count())?;
+        map.serialize_entry("game_complete", &self.game_complete())?;
+        map.serialize_entry("players", self.players())?;
+        map.serialize_entry("stocks", self.stocks())?;
+        map.serialize_entry("conversions", self.conversions())?;
+        map.serialize_entry("combos", self.combos())?;
+        map.serialize_entry("action_counts", self.action_counts())?;
+        map.serialize_entry("input_counts", self.input_counts())?;
+        map.serialize_entry("overall", self.overall().as_slice())?;
+        map.serialize_entry("target_breaks", &self.target_breaks())?;
+        map.serialize_entry("home_run", &self.home_run())?;
+        map.serialize_entry("overflowed", &self.overflowed())?;
+        map.serialize_entry("slippi_js_would_throw", &self.slippi_js_would_throw())?;
+        map.end()
     }
 }

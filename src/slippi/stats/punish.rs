@@ -32,10 +32,22 @@ pub enum OpeningType {
 }
 
 impl OpeningType {
+    /// The name: `unknown`, `trade`, `counter_attack`, `neutral_win`
+    /// (its serialized form).
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Unknown => "unknown",
+            Self::Trade => "trade",
+            Self::CounterAttack => "counter_attack",
+            Self::NeutralWin => "neutral_win",
+        }
+    }
+
     /// slippi-js's name: `unknown`, `trade`, `counter-attack`,
     /// `neutral-win`.
     #[must_use]
-    pub const fn name(self) -> &'static str {
+    pub const fn slippi_js_name(self) -> &'static str {
         match self {
             Self::Unknown => "unknown",
             Self::Trade => "trade",
@@ -47,8 +59,14 @@ impl OpeningType {
 
 /// One move of a punish: consecutive hits of one attack.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Move {
-    /// The attacker's player index (port − 1).
+    /// The attacker's player index (port − 1; serialized as `port`,
+    /// 1-based).
+    #[cfg_attr(
+        feature = "serde",
+        serde(rename = "port", serialize_with = "super::serialize_port")
+    )]
     pub player_index: u8,
     /// The frame of its first hit.
     pub frame: i32,
@@ -101,14 +119,25 @@ struct MoveSlot {
 }
 
 /// A list of punishes and their moves, in fixed memory.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Punishes {
     punishes: heapless::Vec<Punish, MAX_PUNISHES>,
     moves: heapless::Vec<MoveSlot, MAX_MOVES>,
     overflow: bool,
+    /// Conversions (with opening types), not combos.
+    conversions: bool,
 }
 
 impl Punishes {
+    pub(crate) const fn new(conversions: bool) -> Self {
+        Self {
+            punishes: heapless::Vec::new(),
+            moves: heapless::Vec::new(),
+            overflow: false,
+            conversions,
+        }
+    }
+
     /// The punishes, in the order they started (slippi-js's array order).
     pub fn iter(&self) -> impl ExactSizeIterator<Item = &Punish> + '_ {
         self.punishes.iter()
@@ -429,5 +458,65 @@ pub(crate) fn compute(
     }
     Step {
         terminated: terminate,
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for OpeningType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+/// Serialized as a sequence of punishes, each with its moves: `port` (the
+/// punished player, 1-based), `last_hit_by_port`, `start_frame`,
+/// `end_frame`, `start_percent`, `current_percent`, `end_percent`,
+/// `moves`, `did_kill`, and for conversions `opening_type`.
+#[cfg(feature = "serde")]
+impl serde::Serialize for Punishes {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.punishes.iter().map(|p| PunishView {
+            list: self,
+            punish: p,
+        }))
+    }
+}
+
+#[cfg(feature = "serde")]
+struct PunishView<'a> {
+    list: &'a Punishes,
+    punish: &'a Punish,
+}
+
+#[cfg(feature = "serde")]
+struct MovesView<'a>(&'a PunishView<'a>);
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for MovesView<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.list.moves(self.0.punish))
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for PunishView<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let p = self.punish;
+        let port = |i: u8| u16::from(i).saturating_add(1);
+        let mut map = serializer.serialize_map(Some(if self.list.conversions { 10 } else { 9 }))?;
+        map.serialize_entry("port", &port(p.player_index))?;
+        map.serialize_entry("last_hit_by_port", &port(p.last_hit_by))?;
+        map.serialize_entry("start_frame", &p.start_frame)?;
+        map.serialize_entry("end_frame", &p.end_frame)?;
+        map.serialize_entry("start_percent", &p.start_percent)?;
+        map.serialize_entry("current_percent", &p.current_percent)?;
+        map.serialize_entry("end_percent", &p.end_percent)?;
+        map.serialize_entry("moves", &MovesView(self))?;
+        map.serialize_entry("did_kill", &p.did_kill)?;
+        if self.list.conversions {
+            map.serialize_entry("opening_type", &p.opening_type)?;
+        }
+        map.end()
     }
 }

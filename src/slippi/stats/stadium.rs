@@ -9,6 +9,7 @@ const SANDBAG: u8 = 32;
 
 /// One target of a Target Test and when it broke.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct TargetBreak {
     /// The target item's spawn id.
     pub spawn_id: Option<u32>,
@@ -80,6 +81,13 @@ pub enum DistanceUnits {
     Meters,
 }
 
+#[cfg(feature = "serde")]
+impl serde::Serialize for DistanceUnits {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
 impl DistanceUnits {
     /// slippi-js's name: `feet` or `meters`.
     #[must_use]
@@ -93,6 +101,7 @@ impl DistanceUnits {
 
 /// A Home-Run Contest's distance.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct HomeRun {
     /// The distance, as the game shows it (one decimal).
     pub distance: f64,

@@ -7,8 +7,13 @@ pub const MAX_STOCKS: usize = 64;
 
 /// One stock of one player.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Stock {
-    /// The player's index (port − 1).
+    /// The player's index (port − 1; serialized as `port`, 1-based).
+    #[cfg_attr(
+        feature = "serde",
+        serde(rename = "port", serialize_with = "super::serialize_port")
+    )]
     pub player_index: u8,
     /// The first frame the player was no longer spawning.
     pub start_frame: i32,
