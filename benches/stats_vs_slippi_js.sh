@@ -22,8 +22,9 @@ theirs=$(NODE_PATH="$modules" node benches/peers/slippi-js/bench_stats.cjs "$rou
 echo "$ours"
 echo "$theirs"
 decode=$(sed -E 's/.*decode alone ([0-9.]+) ms.*/\1/' <<<"$ours")
+frames=$(sed -E 's/.*decode into frames ([0-9.]+) ms.*/\1/' <<<"$ours")
 stats=$(sed -E 's/.*decode \+ stats ([0-9.]+) ms.*/\1/' <<<"$ours")
 js=$(sed -E 's/.*getStats ([0-9.]+) ms.*/\1/' <<<"$theirs")
-awk -v d="$decode" -v s="$stats" -v j="$js" 'BEGIN {
-    printf "gamefmt is %.0fx faster than slippi-js; stats on top of decoding cost %.2fx the decode alone\n", j / s, s / d
+awk -v d="$decode" -v f="$frames" -v s="$stats" -v j="$js" 'BEGIN {
+    printf "gamefmt is %.0fx faster than slippi-js; decode + stats cost %.2fx decoding the events alone, %.2fx decoding into frames\n", j / s, s / d, s / f
 }'

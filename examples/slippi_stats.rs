@@ -8,8 +8,9 @@
 //!
 //! Without `--bench`: one line per replay with its per-player overall
 //! numbers. With it: every file read into memory first, one unmeasured
-//! pass, then `ROUNDS` measured passes of (a) decoding every event alone
-//! and (b) decoding plus stats, printing the best pass of each in ms.
+//! pass, then `ROUNDS` measured passes of (a) decoding every event alone,
+//! (b) decoding into frames (`Frames`) and (c) decoding plus stats,
+//! printing the best pass of each in ms.
 #![allow(
     clippy::print_stdout,
     clippy::arithmetic_side_effects,
@@ -30,7 +31,24 @@ fn stats(bytes: &[u8], out: &mut SlippiStats) {
 }
 
 fn decode(bytes: &[u8]) -> usize {
+    if std::env::var_os("STAGE_ONLY").is_some() {
+        let mut st = gamefmt::slippi::FinalizedFrames::<Probe>::with_records();
+        let mut n = 0;
+        for e in SlippiEventIter::new(bytes).map_while(Result::ok) {
+            st.push(&e);
+            while let Some(f) = st.next_finalized() { n += f.0 as usize; }
+        }
+        return n;
+    }
     SlippiEventIter::new(bytes).map_while(Result::ok).count()
+}
+
+/// A full decode: every event, grouped into frames with its fields at hand.
+fn frames(bytes: &[u8]) -> usize {
+    gamefmt::slippi::Frames::new(bytes)
+        .map_while(Result::ok)
+        .map(|f| f.characters().count())
+        .sum()
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -71,7 +89,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         checksum += i64::from(s.last_frame());
         checksum += decode(b) as i64;
     }
-    let (mut best_decode, mut best_stats) = (f64::MAX, f64::MAX);
+    let (mut best_decode, mut best_frames, mut best_stats) = (f64::MAX, f64::MAX, f64::MAX);
     for _ in 0..rounds {
         let t = Instant::now();
         for (_, b) in &files {
@@ -80,15 +98,27 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         best_decode = best_decode.min(t.elapsed().as_secs_f64() * 1e3);
         let t = Instant::now();
         for (_, b) in &files {
+            checksum += frames(b) as i64;
+        }
+        best_frames = best_frames.min(t.elapsed().as_secs_f64() * 1e3);
+        let t = Instant::now();
+        for (_, b) in &files {
             stats(b, &mut s);
             checksum += s.conversions().len() as i64;
         }
         best_stats = best_stats.min(t.elapsed().as_secs_f64() * 1e3);
     }
     println!(
-        "gamefmt: {} files, {:.1} MB; decode alone {best_decode:.2} ms; decode + stats {best_stats:.2} ms (best of {rounds}; checksum {checksum})",
+        "gamefmt: {} files, {:.1} MB; decode alone {best_decode:.2} ms; decode into frames {best_frames:.2} ms; decode + stats {best_stats:.2} ms (best of {rounds}; checksum {checksum})",
         files.len(),
         bytes as f64 / 1e6
     );
     Ok(())
+}
+
+#[derive(Default)]
+struct Probe(i32);
+impl gamefmt::slippi::FrameRecord for Probe {
+    fn begin(&mut self, n: i32) { self.0 = n; }
+    fn add(&mut self, e: &gamefmt::slippi::Event<'_>) { if let gamefmt::slippi::Event::PostFrame(p) = e { self.0 = self.0.wrapping_add(i32::from(p.action_state().unwrap_or(0))); } }
 }

@@ -572,3 +572,65 @@ fn serialized_stats_follow_the_vocabulary() {
     let v = serde_json::to_value(ours(&hrc.1)).unwrap();
     assert_eq!(v["home_run"]["units"], "feet");
 }
+
+/// Stats from the push `Decoder` fed in uneven chunks equal the slice's,
+/// and every prefix of a replay (a file still being written, cut anywhere)
+/// gives stats without a panic.
+#[test]
+fn corpus_stats_from_chunks_and_prefixes() {
+    use gamefmt::slippi::{Decoder, Item};
+    use gamefmt::stream::Decoded;
+    let Some(files) = common::corpus_files("slippi_stats", "slippi", ".slp") else {
+        return;
+    };
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut rand = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let mut prefixes = 0;
+    for (name, bytes) in &files {
+        let mut stats = SlippiStats::new();
+        let mut decoder = Decoder::new();
+        let mut pending = Vec::new();
+        let mut at = 0;
+        'feed: while at < bytes.len() {
+            let n = (1 + rand(3000)).min(bytes.len() - at);
+            pending.extend_from_slice(&bytes[at..at + n]);
+            at += n;
+            let mut used = 0;
+            loop {
+                match decoder.decode(&pending[used..]) {
+                    Ok(Decoded::Record { record, consumed }) => {
+                        used += consumed;
+                        if let Item::Event(e) = record {
+                            stats.push(&e);
+                        }
+                    }
+                    Ok(Decoded::NeedMore { .. }) => break,
+                    Ok(Decoded::Done { .. }) | Err(_) => break 'feed,
+                }
+            }
+            pending.drain(..used);
+        }
+        stats.finish();
+        let whole = ours(bytes);
+        assert_eq!(to_js(&stats), to_js(&whole), "{name}");
+        for k in 0..12 {
+            let cut = if k == 0 {
+                bytes.len().saturating_sub(1)
+            } else {
+                rand(bytes.len().max(1))
+            };
+            let s = ours(&bytes[..cut]);
+            let _ = (to_js(&s), stadium(&s));
+            prefixes += 1;
+        }
+    }
+    eprintln!(
+        "chunks: {} files equal; {prefixes} prefixes without a panic",
+        files.len()
+    );
+}
