@@ -36,7 +36,9 @@ fn decode(bytes: &[u8]) -> usize {
         let mut n = 0;
         for e in SlippiEventIter::new(bytes).map_while(Result::ok) {
             st.push(&e);
-            while let Some(f) = st.next_finalized() { n += f.0 as usize; }
+            while let Some(f) = st.next_finalized() {
+                n += f.0 as usize;
+            }
         }
         return n;
     }
@@ -119,6 +121,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 #[derive(Default)]
 struct Probe(i32);
 impl gamefmt::slippi::FrameRecord for Probe {
-    fn begin(&mut self, n: i32) { self.0 = n; }
-    fn add(&mut self, e: &gamefmt::slippi::Event<'_>) { if let gamefmt::slippi::Event::PostFrame(p) = e { self.0 = self.0.wrapping_add(i32::from(p.action_state().unwrap_or(0))); } }
+    fn begin(&mut self, n: i32) {
+        self.0 = n;
+    }
+    fn add(&mut self, e: &gamefmt::slippi::Event<'_>) {
+        if let gamefmt::slippi::Event::PostFrame(p) = e {
+            self.0 = self
+                .0
+                .wrapping_add(i32::from(p.action_state().unwrap_or(0)));
+        }
+    }
 }
