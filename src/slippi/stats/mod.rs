@@ -195,7 +195,9 @@ struct Computers {
     pairs: Option<[(u8, u8); 2]>,
     next_frame: i32,
     stopped: bool,
-    prev: Option<[PlayerFrame; 4]>,
+    /// The frame processed before (slippi-js's `frames[frame - 1]`).
+    prev: [PlayerFrame; 4],
+    has_prev: bool,
     stocks: heapless::Vec<Stock, MAX_STOCKS>,
     stock_state: [stocks::StockState; 2],
     conversions: Punishes,
@@ -221,7 +223,8 @@ impl Computers {
             pairs: None,
             next_frame: FIRST_FRAME,
             stopped: false,
-            prev: None,
+            prev: [PlayerFrame::default(); 4],
+            has_prev: false,
             stocks: heapless::Vec::new(),
             stock_state: [stocks::StockState::default(); 2],
             conversions: Punishes::new(true),
@@ -282,6 +285,9 @@ impl Computers {
     }
 
     fn process(&mut self, frame: &StatsFrame) {
+        fn at(frames: &[PlayerFrame; 4], i: u8) -> Option<&PlayerFrame> {
+            frames.get(usize::from(i))
+        }
         if !self.set_up || self.players.is_empty() || self.stopped {
             return;
         }
@@ -289,36 +295,41 @@ impl Computers {
             self.stopped = true;
             return;
         }
-        let cur = frame.players;
-        let at = |frames: &[PlayerFrame; 4], i: u8| frames.get(usize::from(i)).copied();
+        let cur = &frame.players;
         let complete = self
             .players
             .iter()
-            .all(|p| at(&cur, p.player_index).is_some_and(|f| f.post.is_some()));
+            .all(|p| at(cur, p.player_index).is_some_and(|f| f.post.is_some()));
         if !complete {
             self.stopped = true;
             return;
         }
         if let Some(pairs) = self.pairs {
             for (k, (p, o)) in pairs.into_iter().enumerate() {
-                let (Some(pf), Some(of)) = (at(&cur, p), at(&cur, o)) else {
+                let (Some(pf), Some(of)) = (at(cur, p), at(cur, o)) else {
                     continue;
                 };
-                let (Some(player), Some(opponent)) = (pf.post, of.post) else {
+                let (Some(player), Some(opponent)) = (pf.post.as_ref(), of.post.as_ref()) else {
                     continue;
                 };
-                let prev = self.prev.as_ref();
+                let prev = if self.has_prev {
+                    Some(&self.prev)
+                } else {
+                    None
+                };
                 let prev_p = prev.and_then(|f| at(f, p));
                 let prev_o = prev.and_then(|f| at(f, o));
-                let prev_posts = match (prev_p.and_then(|f| f.post), prev_o.and_then(|f| f.post)) {
+                let prev_pair = match (
+                    prev_p.and_then(|f| f.post.as_ref()),
+                    prev_o.and_then(|f| f.post.as_ref()),
+                ) {
                     (Some(a), Some(b)) => Some((a, b)),
                     _ => None,
                 };
-                let prev_pair = prev_posts.as_ref().map(|(a, b)| (a, b));
                 if let (Some(counts), Some(state)) =
                     (self.actions.get_mut(k), self.action_state.get_mut(k))
                 {
-                    actions::compute(counts, state, &player, &opponent);
+                    actions::compute(counts, state, player, opponent);
                     self.would_throw |= state.would_throw;
                 }
                 if let Some(state) = self.combo_state.get_mut(k) {
@@ -328,8 +339,8 @@ impl Computers {
                         state,
                         (p, o),
                         frame.number,
-                        &player,
-                        &opponent,
+                        player,
+                        opponent,
                         prev_pair,
                     );
                 }
@@ -340,36 +351,36 @@ impl Computers {
                         state,
                         (p, o),
                         frame.number,
-                        &player,
-                        &opponent,
+                        player,
+                        opponent,
                         prev_pair,
                     );
                 }
                 if let Some(counts) = self.inputs.get_mut(k) {
-                    match pf.pre {
+                    match pf.pre.as_ref() {
                         Some(pre) => {
-                            inputs::compute(counts, &pre, prev_p.and_then(|f| f.pre).as_ref());
+                            inputs::compute(counts, pre, prev_p.and_then(|f| f.pre.as_ref()));
                         }
                         None => self.would_throw = true,
                     }
                 }
                 if let Some(state) = self.stock_state.get_mut(k) {
-                    let prev_post = prev_p.and_then(|f| f.post);
                     stocks::compute(
                         &mut self.stocks,
                         &mut self.overflow,
                         state,
                         p,
-                        &player,
-                        prev_post.as_ref(),
+                        player,
+                        prev_p.and_then(|f| f.post.as_ref()),
                     );
                 }
             }
         }
         if self.major_scene == Some(TARGET_TEST) {
-            self.targets.process(frame, self.prev.is_some());
+            self.targets.process(frame, self.has_prev);
         }
-        self.prev = Some(cur);
+        self.prev = *cur;
+        self.has_prev = true;
         self.next_frame = self.next_frame.saturating_add(1);
     }
 }
