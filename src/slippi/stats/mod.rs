@@ -29,11 +29,23 @@
 //!   a counter-attack), an end frame of 0 never makes a counter-attack.
 //! - Counts may go below zero (air dodges used to wavedash, boost grabs and
 //!   edge cancels are subtracted).
+//! - A player's overall `conversion_count` counts every conversion on
+//!   someone else (not only their own), `successful_conversions` those with
+//!   more than one move started by the player; a stock's
+//!   `current_percent` is not updated on the frame the stock starts.
+//! - A frame re-sent by rollback after slippi-js finalized it would change
+//!   its stats (slippi-js computes them from the frame objects at the end);
+//!   here it is dropped ([`SlippiStats::dropped_events`]). No replay seen
+//!   so far does this.
 //!
 //! Where slippi-js throws instead of returning stats (a frame with a
 //! Post- but no Pre-Frame Update for a player; an edge cancel by a
 //! character its frame data does not know), this computes on and reports
 //! it in [`SlippiStats::slippi_js_would_throw`].
+//!
+//! `tests/slippi_stats.rs` holds every value equal to slippi-js 9.1.2's
+//! output (committed beside the Node script that wrote it) on every corpus
+//! replay.
 //!
 //! ```
 //! use gamefmt::slippi::{SlippiEventIter, SlippiStats, SAMPLE};
