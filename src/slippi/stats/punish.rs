@@ -138,6 +138,12 @@ impl Punishes {
         }
     }
 
+    /// Conversions, which have opening types (not combos).
+    #[must_use]
+    pub const fn are_conversions(&self) -> bool {
+        self.conversions
+    }
+
     /// The punishes, in the order they started (slippi-js's array order).
     pub fn iter(&self) -> impl ExactSizeIterator<Item = &Punish> + '_ {
         self.punishes.iter()
