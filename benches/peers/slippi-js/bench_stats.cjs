@@ -2,7 +2,8 @@
 // slippi-js 9.1.2's getStats() over replays held in memory: the Node half of
 // benches/stats_vs_slippi_js.sh. Every file is read first; one unmeasured
 // pass, then ROUNDS measured passes of `new SlippiGame(buffer).getStats()`
-// (parse and stats), printing the best in ms.
+// (parse and stats), printing the best wall time in ms and the mean CPU
+// time of a pass (process.cpuUsage: every thread of the process).
 //
 //   NODE_PATH=/tmp/slippijs/node_modules node bench_stats.cjs ROUNDS FILE...
 "use strict";
@@ -26,9 +27,13 @@ const pass = () => {
 };
 pass();
 let best = Infinity;
+const cpu0 = process.cpuUsage();
 for (let i = 0; i < rounds; i++) {
   const t = process.hrtime.bigint();
   pass();
   best = Math.min(best, Number(process.hrtime.bigint() - t) / 1e6);
 }
-console.log(`slippi-js ${require("@slippi/slippi-js/package.json").version} (node ${process.version}): ${files.length} files, ${(bytes / 1e6).toFixed(1)} MB; parse + getStats ${best.toFixed(1)} ms (best of ${rounds}; checksum ${checksum})`);
+// CPU time of the process (all threads: the garbage collector's too).
+const used = process.cpuUsage(cpu0);
+const cpu = (used.user + used.system) / 1000 / rounds;
+console.log(`slippi-js ${require("@slippi/slippi-js/package.json").version} (node ${process.version}): ${files.length} files, ${(bytes / 1e6).toFixed(1)} MB; parse + getStats ${best.toFixed(1)} ms (best wall time of ${rounds}; CPU ms per pass: ${cpu.toFixed(1)}; checksum ${checksum})`);
