@@ -5,7 +5,7 @@ use crate::slippi::events::Event;
 use crate::slippi::finalized::FrameRecord;
 use crate::slippi::frame_events::{PostFrame, PreFrame};
 
-use super::stadium::MAX_TARGETS;
+use super::MAX_TARGETS;
 
 /// The fields of one character's Post-Frame Update the stats read. Fields
 /// slippi-js reads as `undefined` are `None`; the action state and stocks

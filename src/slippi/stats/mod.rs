@@ -78,7 +78,7 @@ pub use actions::{
 };
 pub use inputs::InputCounts;
 pub use punish::{MAX_MOVES, MAX_PUNISHES, Move, OpeningType, Punish, Punishes};
-pub use stadium::{DistanceUnits, HomeRun, MAX_TARGETS, TargetBreak, home_run_distance};
+pub use stadium::{DistanceUnits, HomeRun, TargetBreak, home_run_distance};
 pub use stocks::{MAX_STOCKS, Stock};
 
 use super::events::Event;
@@ -91,6 +91,9 @@ use punish::{Kind, PunishState};
 fn serialize_port<S: serde::Serializer>(index: &u8, serializer: S) -> Result<S::Ok, S::Error> {
     serializer.serialize_u16(u16::from(*index).saturating_add(1))
 }
+
+/// Targets a game has room for (Break the Targets has 10).
+pub const MAX_TARGETS: usize = 32;
 
 /// The first frame players can act on (slippi-js `Frames.FIRST_PLAYABLE`).
 pub const FIRST_PLAYABLE: i32 = -39;

@@ -1,9 +1,8 @@
 //! Stadium stats (slippi-js `stats/targets.ts`, `utils/homeRunDistance.ts`).
 
+use super::MAX_TARGETS;
 use super::common::StatsFrame;
 
-/// Targets a game has room for (Break the Targets has 10).
-pub const MAX_TARGETS: usize = 32;
 /// Sandbag's internal character id.
 const SANDBAG: u8 = 32;
 
