@@ -126,3 +126,33 @@ fn corpus_replays_allocate_nothing() {
     }
     assert!(total_codes > 5000, "only {total_codes} gecko codes walked");
 }
+
+/// The stats (finalized frames and every state machine) allocate nothing
+/// on any corpus replay: the machine lives where the caller puts it.
+#[test]
+fn corpus_stats_allocate_nothing() {
+    use gamefmt::slippi::SlippiStats;
+    let Some(files) = common::corpus_files("slippi_no_alloc", "slippi", ".slp") else {
+        return;
+    };
+    let mut stats = Box::new(SlippiStats::new());
+    for (name, bytes) in &files {
+        let (kills, allocs) = allocations_during(|| {
+            *stats = SlippiStats::new();
+            for e in SlippiEventIter::new(bytes) {
+                let Ok(e) = e else { break };
+                stats.push(&e);
+            }
+            stats.finish();
+            let overall = stats.overall();
+            let _ = (
+                stats.home_run(),
+                stats.target_breaks(),
+                stats.stocks().len(),
+            );
+            overall.iter().map(|o| o.kill_count).sum::<u32>()
+        });
+        assert_eq!(allocs, 0, "{name}");
+        let _ = kills;
+    }
+}

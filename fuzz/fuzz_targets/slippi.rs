@@ -2,15 +2,17 @@
 //! iterator (every typed accessor of every event), Frames, the splitter
 //! reassemblers and the metadata. The push Decoder fed in pieces and the
 //! std Reader yield the same events and ending as the slice iterator; the
-//! events, written back by SlippiWriter, decode to the same events.
+//! events, written back by SlippiWriter, decode to the same events. The
+//! stats (SlippiStats) of the events read through the Reader equal those
+//! of the slice iterator's.
 #![no_main]
 
 use std::io;
 
 use gamefmt::Error;
 use gamefmt::slippi::{
-    Decoder, Event, Frames, Item, Metadata, Reader, Reassembler, SlippiEventIter, SlippiView,
-    SlippiWriter, VecReassembler, ubjson,
+    Decoder, Event, Frames, Item, Metadata, Reader, Reassembler, SlippiEventIter, SlippiStats,
+    SlippiView, SlippiWriter, VecReassembler, ubjson,
 };
 use gamefmt::stream::{Decoded, End};
 use gamefmt_fuzz::slippi::{touch_event, touch_frame, touch_game_end, touch_game_start};
@@ -87,13 +89,22 @@ fuzz_target!(|bytes: &[u8]| {
         assert_eq!(push_ending, ending);
     }
 
-    // The std Reader with a small buffer agrees too.
+    // The stats of the slice's events.
+    let mut sliced = Box::new(SlippiStats::new());
+    for e in &events {
+        sliced.push(e);
+    }
+    sliced.finish();
+
+    // The std Reader with a small buffer agrees too, stats included.
     let mut reader = Reader::with_capacity(io::Cursor::new(bytes), 64 + bytes.len() % 4096);
+    let mut read = Box::new(SlippiStats::new());
     let mut seen = 0;
     let finished = loop {
         match reader.next() {
             Some(Ok(Item::Event(e))) => {
                 assert_eq!(events.get(seen), Some(&e));
+                read.push(&e);
                 seen += 1;
             }
             Some(Ok(_)) => {}
@@ -105,6 +116,8 @@ fuzz_target!(|bytes: &[u8]| {
         assert!(error.is_none());
         assert_eq!(seen, events.len());
         assert_eq!(reader.end(), ending);
+        read.finish();
+        assert_eq!(stats_summary(&read), stats_summary(&sliced));
     }
 
     // Re-encoding: the table, then every event after it.
@@ -178,4 +191,28 @@ fn push(bytes: &[u8]) -> (Vec<(u8, Vec<u8>)>, Option<Error>, End) {
 /// pending buffer it borrows from moves).
 fn owned(e: &Event<'_>) -> (u8, Vec<u8>) {
     (e.code(), e.payload().to_vec())
+}
+
+/// What the stats say, for comparing two computations.
+fn stats_summary(s: &SlippiStats) -> String {
+    let punishes = |p: &gamefmt::slippi::stats::Punishes| {
+        p.iter()
+            .map(|x| (*x, p.moves(x).copied().collect::<Vec<_>>()))
+            .collect::<Vec<_>>()
+    };
+    format!(
+        "{} {} {} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {}",
+        s.last_frame(),
+        s.playable_frame_count(),
+        s.game_complete(),
+        s.stocks(),
+        punishes(s.conversions()),
+        punishes(s.combos()),
+        s.action_counts(),
+        s.input_counts(),
+        s.overall(),
+        s.target_breaks(),
+        s.home_run(),
+        s.slippi_js_would_throw(),
+    )
 }

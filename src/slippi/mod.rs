@@ -23,6 +23,9 @@
 //!
 //! [`FrameGrouper`] groups events into frames and flags rollback re-sends,
 //! fed from any of the three; [`Frames`] is it over a file in memory.
+//! [`FinalizedFrames`] releases frames once rollback can no longer change
+//! them, and [`SlippiStats`] (module [`stats`]) computes slippi-js's
+//! `getStats()` from them.
 //!
 //! Game knowledge sits on top: [`character_name`], [`internal_character_name`]
 //! and [`stage_name`] name the ids; [`StartingCharacters`] applies the
@@ -63,6 +66,7 @@ mod events;
 mod field;
 #[cfg(feature = "alloc")]
 mod final_posts;
+mod finalized;
 mod frame_events;
 mod frames;
 mod game_end;
@@ -82,6 +86,7 @@ mod serialize;
 mod slpz;
 mod splitter;
 mod stage;
+pub mod stats;
 pub mod ubjson;
 mod view;
 mod winners;
@@ -94,6 +99,10 @@ pub use events::{Event, UnknownEvent};
 pub use field::trim_nul;
 #[cfg(feature = "alloc")]
 pub use final_posts::FinalPosts;
+pub use finalized::{
+    FINALIZE_WINDOW, FinalFrame, FinalizedFrames, FrameRecord, MAX_ROLLBACK_FRAMES,
+    OWNED_FRAME_EVENT, OWNED_ITEM_EVENT,
+};
 pub use frame_events::{FrameBookend, FrameStart, PostFrame, PreFrame};
 pub use frames::{CharacterFrame, FRAME_ITEMS, FRAME_PLAYERS, FRAME_STAGE_EVENTS, Frame, Frames};
 pub use game_end::GameEnd;
@@ -114,6 +123,7 @@ pub use splitter::{
     GeckoCode, GeckoCodes, GeckoList, MessageSplitter, Reassembler, SPLITTER_BLOCK,
 };
 pub use stage::{FodPlatform, StadiumTransformation, Whispy};
+pub use stats::SlippiStats;
 pub use view::SlippiView;
 pub use winners::{Placement, Winners, winners};
 #[cfg(feature = "alloc")]
