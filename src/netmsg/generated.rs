@@ -2,7 +2,8 @@
 // description (datasrc/network.py, datasrc/seven/network.py,
 // src/engine/shared/protocol.h, protocol7.h, protocol_ex_msgs.h) at DDNet
 // commit 28baa427bad88b7dd0b04eca370ab8c9daed9a7c, and tools/netmsg-gen/spec.py. Do not edit: regenerate with
-//     DDNET_REV=$(git -C DDNET rev-parse HEAD) python3 tools/netmsg-gen/generate.py DDNET > src/netmsg/generated.rs && cargo fmt
+//     DDNET_REV=$(git -C DDNET rev-parse HEAD) python3 tools/netmsg-gen/generate.py DDNET \
+//         src/snapshot/objects/generated.rs > src/netmsg/generated.rs && cargo fmt
 
 //! The message tables, generated from DDNet's protocol description.
 

@@ -200,3 +200,42 @@ GROUPS = [
     ("07", "Cl_StartInfo", "m_pName", "m_aSkinPartColors", "ClientInfo07", None),
     ("07", "Sv_ClientInfo", "m_pName", "m_aSkinPartColors", "ClientInfo07", "info"),
 ]
+
+
+# Snapshot objects the crate types by hand (src/snapshot/objects/v06.rs,
+# v07.rs, common.rs): datasrc name -> (variant, parse expression or None
+# for a plain view of the whole layout). The generated enums take them as
+# they are; every other object and event is generated.
+HAND_OBJECTS = {
+    "06": {
+        "Projectile": ("Projectile", None),
+        "Laser": ("Laser", None),
+        "Pickup": ("Pickup", None),
+        "Flag": ("Flag", None),
+        "GameInfo": ("GameInfo", None),
+        "GameData": ("GameData", None),
+        "CharacterCore": ("CharacterCore", None),
+        "Character": ("Character", None),
+        "PlayerInfo": ("PlayerInfo", None),
+        "ClientInfo": ("ClientInfo", None),
+        "SpectatorInfo": ("SpectatorInfo", None),
+        "DDNetCharacter": ("DdnetCharacter", "view::<DdnetCharacterBase>(data).map(|base| Self::DdnetCharacter(DdnetCharacter { base, extra: data.get(5..).unwrap_or_default() }))"),
+        "DDNetPlayer": ("DdnetPlayer", None),
+        "GameInfoEx": ("GameInfoEx", "view::<GameInfoExBase>(data).map(|base| Self::GameInfoEx(GameInfoEx { base, extra: data.get(2..).unwrap_or_default() }))"),
+    },
+    "07": {
+        "Projectile": ("Projectile", None),
+        "Laser": ("Laser", None),
+        "Pickup": ("Pickup", None),
+        "Flag": ("Flag", None),
+        "GameData": ("GameData", None),
+        "GameDataTeam": ("GameDataTeam", None),
+        "GameDataFlag": ("GameDataFlag", None),
+        "CharacterCore": ("CharacterCore", None),
+        "Character": ("Character", None),
+        "PlayerInfo": ("PlayerInfo", None),
+        "SpectatorInfo": ("SpectatorInfo", None),
+        "De_ClientInfo": ("ClientInfo", None),
+        "De_GameInfo": ("GameInfo", None),
+    },
+}
