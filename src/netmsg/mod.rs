@@ -226,3 +226,20 @@ pub fn decode(protocol: Protocol, bytes: &[u8]) -> Result<NetMsg<'_>> {
         (false, Protocol::V07) => NetMsg::Game07(Game07::decode(id, payload, base)?),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{KINDS, uuids};
+
+    /// The generated extended messages are the ones `uuids` names (the
+    /// `verify-uuids` test recomputes those from their names).
+    #[test]
+    fn extended_kinds_are_the_named_uuids() {
+        let ex = KINDS
+            .iter()
+            .filter(|k| k.protocol.is_none())
+            .map(|k| k.name);
+        let named = uuids::NAMES.iter().map(|&(_, name, _)| name);
+        assert!(ex.eq(named));
+    }
+}
