@@ -231,6 +231,7 @@ pub enum Game06<'a> {
 impl<'a> Game06<'a> {
     /// Decodes the fields of message `id` from `payload` (`base`: its offset in
     /// the message, for errors); bytes after the fields are ignored.
+    #[inline]
     pub(crate) fn decode(id: i32, payload: &'a [u8], base: usize) -> Result<Self> {
         let f = &mut Fields::new(payload, base);
         let _ = &f;
@@ -998,6 +999,7 @@ pub enum Game07<'a> {
 impl<'a> Game07<'a> {
     /// Decodes the fields of message `id` from `payload` (`base`: its offset in
     /// the message, for errors); bytes after the fields are ignored.
+    #[inline]
     pub(crate) fn decode(id: i32, payload: &'a [u8], base: usize) -> Result<Self> {
         let f = &mut Fields::new(payload, base);
         let _ = &f;
@@ -1812,6 +1814,7 @@ pub enum System06<'a> {
 impl<'a> System06<'a> {
     /// Decodes the fields of message `id` from `payload` (`base`: its offset in
     /// the message, for errors); bytes after the fields are ignored.
+    #[inline]
     pub(crate) fn decode(id: i32, payload: &'a [u8], base: usize) -> Result<Option<Self>> {
         let f = &mut Fields::new(payload, base);
         let _ = &f;
@@ -2397,6 +2400,7 @@ pub enum System07<'a> {
 impl<'a> System07<'a> {
     /// Decodes the fields of message `id` from `payload` (`base`: its offset in
     /// the message, for errors); bytes after the fields are ignored.
+    #[inline]
     pub(crate) fn decode(id: i32, payload: &'a [u8], base: usize) -> Result<Option<Self>> {
         let f = &mut Fields::new(payload, base);
         let _ = &f;

@@ -31,6 +31,7 @@ impl<'a> PackedInts<'a> {
 
     /// The ints.
     #[must_use]
+    #[inline]
     pub fn iter(&self) -> PackedIntsIter<'a> {
         PackedIntsIter(Cursor::new(self.0))
     }
@@ -56,6 +57,7 @@ pub struct PackedIntsIter<'a>(Cursor<'a>);
 
 impl Iterator for PackedIntsIter<'_> {
     type Item = i32;
+    #[inline]
     fn next(&mut self) -> Option<i32> {
         if self.0.is_empty() {
             return None;
@@ -110,6 +112,7 @@ pub struct StringsIter<'a>(Cursor<'a>);
 
 impl<'a> Iterator for StringsIter<'a> {
     type Item = super::NetStr<'a>;
+    #[inline]
     fn next(&mut self) -> Option<Self::Item> {
         let s = self.0.cstr_bytes().ok();
         if s.is_none() {

@@ -344,6 +344,7 @@ def emit_enum(out, ty, doc, msgs, *, other=None, by="id"):
         ret = "Self" if other else "Option<Self>"
         w(f"    /// Decodes the fields of message `id` from `payload` (`base`: its offset in")
         w(f"    /// the message, for errors); bytes after the fields are ignored.")
+        w("    #[inline]")
         w(f"    pub(crate) fn decode(id: i32, payload: &'a [u8], base: usize) -> Result<{ret}> {{")
         w("        let f = &mut Fields::new(payload, base);")
         w("        let _ = &f;")
