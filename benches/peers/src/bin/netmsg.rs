@@ -9,11 +9,15 @@
 //! both sides name them alike: ints, bools and strings (libtw2's bytes
 //! against gamefmt's serialized text; invalid UTF-8 as U+FFFD), arrays
 //! as text; fields libtw2 turns into enums (`Weapon::Gun`) are not
-//! compared. `cargo run --release --bin netmsg -- [--facts]` from this
-//! folder (`--facts` prints `tests/data/netmsg_libtw2.tsv`, and the map
-//! changes libtw2 decodes on stderr); the corpus is `$GAMEFMT_CORPUS` or
-//! `../../../shared/corpus`. "Typed before" counts what the hand-written
-//! tables before issue 30 typed (their game ids, listed below).
+//! compared. `cargo run --release --bin netmsg -- [--facts | --bench |
+//! --objects]` from this folder: `--facts` prints
+//! `tests/data/netmsg_libtw2.tsv` (and the map changes libtw2 decodes, on
+//! stderr); `--bench` times typed decoding of every corpus message, both
+//! sides, best of 31 passes; `--objects` types every snapshot item of the
+//! corpus demos and compares each with libtw2's `SnapObj::decode_obj`
+//! (kind, and whether libtw2's fields re-encode to the item's ints). The
+//! corpus is `$GAMEFMT_CORPUS` or `../../../shared/corpus`. "Typed
+//! before" counts what the hand-written tables before issue 30 typed.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -28,6 +32,8 @@ use zerocopy::little_endian::I32;
 
 use libtw2_gamenet_ddnet as ddnet;
 use libtw2_gamenet_teeworlds_0_7 as tw07;
+
+static OURS_ONLY: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 fn norm(name: &str) -> String {
     name.trim_start_matches("NETMSG_")
@@ -382,7 +388,317 @@ fn report(label: &str, t: &Tally) {
     println!("our kinds: {:?}", t.our_kinds);
 }
 
+/// Snapshot objects of every corpus demo: typed before (the hand-written
+/// kinds) and after, by kind.
+fn objects(tw: &Path) {
+    use gamefmt::demo::{Frames, OwnedBuffers};
+    use gamefmt::snapshot::objects::Object;
+    const HAND: [&str; 27] = [
+        "Projectile",
+        "Laser",
+        "Pickup",
+        "Flag",
+        "GameInfo",
+        "GameData",
+        "CharacterCore",
+        "Character",
+        "PlayerInfo",
+        "ClientInfo",
+        "SpectatorInfo",
+        "DDNetCharacter",
+        "DDNetPlayer",
+        "GameInfoEx",
+        "Projectile",
+        "Laser",
+        "Pickup",
+        "Flag",
+        "GameData",
+        "GameDataTeam",
+        "GameDataFlag",
+        "CharacterCore",
+        "Character",
+        "PlayerInfo",
+        "SpectatorInfo",
+        "De_ClientInfo",
+        "De_GameInfo",
+    ];
+    let (mut total, mut before, mut after) = (0u64, 0u64, 0u64);
+    let mut kinds: BTreeMap<String, u64> = BTreeMap::new();
+    let mut unknown: BTreeMap<String, u64> = BTreeMap::new();
+    let mut cmp: BTreeMap<String, u64> = BTreeMap::new();
+    for path in files(&tw.join("demos"), "demo") {
+        let bytes = std::fs::read(&path).unwrap();
+        let Ok(view) = DemoView::parse(&bytes) else {
+            continue;
+        };
+        let protocol = Protocol::of_net_version(view.header().net_version());
+        let mut owned = OwnedBuffers::new();
+        let mut frames = Frames::new(&view, owned.buffers());
+        while let Some(frame) = frames.next() {
+            let Ok(frame) = frame else { break };
+            let snap = frame.snapshot;
+            for item in snap.items() {
+                total += 1;
+                let o = Object::parse(protocol, &snap, &item);
+                let name = match o {
+                    Object::V06(o) => o.name(),
+                    Object::V07(o) => o.name(),
+                };
+                if name == "unknown" {
+                    let key = match o {
+                        Object::V06(gamefmt::snapshot::objects::Object06::Unknown {
+                            type_id,
+                            uuid,
+                            data,
+                        }) => format!("06 {type_id} {uuid:?} {}", data.len()),
+                        Object::V07(gamefmt::snapshot::objects::Object07::Unknown {
+                            type_id,
+                            data,
+                        }) => format!("07 {type_id} {}", data.len()),
+                        _ => String::new(),
+                    };
+                    *unknown.entry(key).or_default() += 1;
+                    continue;
+                }
+                // libtw2's kind of the same item, and whether its fields
+                // re-encode to the item's ints.
+                {
+                    use libtw2_gamenet_common::snap_obj::TypeId;
+                    use libtw2_packer::IntUnpacker;
+                    let type_id = match snap.type_uuid(item.type_id()) {
+                        Some(uuid) => TypeId::Uuid(uuid),
+                        None => TypeId::Ordinal(item.type_id()),
+                    };
+                    let data: Vec<i32> = item.data().iter().map(|i| i.get()).collect();
+                    let mut p = IntUnpacker::new(&data);
+                    let theirs = match protocol {
+                        Protocol::V06 => ddnet::snap_obj::SnapObj::decode_obj(
+                            &mut libtw2_warn::Ignore,
+                            type_id,
+                            &mut p,
+                        )
+                        .map(|o| (format!("{o:?}"), o.encode().to_vec())),
+                        _ => tw07::snap_obj::SnapObj::decode_obj(
+                            &mut libtw2_warn::Ignore,
+                            type_id,
+                            &mut p,
+                        )
+                        .map(|o| (format!("{o:?}"), o.encode().to_vec())),
+                    };
+                    match theirs {
+                        Ok((debug, enc)) => {
+                            let kind = debug
+                                .split(|c: char| !c.is_alphanumeric())
+                                .next()
+                                .unwrap_or_default()
+                                .to_owned();
+                            let same_kind = norm(&kind) == norm(name).replace("event", "")
+                                || norm(&kind) == norm(name);
+                            let same_ints = data.get(..enc.len()) == Some(&enc[..]);
+                            if !same_ints && cmp.get("example").is_none_or(|&n| n < 4) {
+                                *cmp.entry("example".into()).or_default() += 1;
+                                println!("differ {name}: item {data:?} libtw2 {enc:?}");
+                            }
+                            let key = format!(
+                                "{name} vs {kind}: kind {} ints {}",
+                                if same_kind { "equal" } else { "DIFFER" },
+                                if same_ints { "equal" } else { "DIFFER" }
+                            );
+                            *cmp.entry(key).or_default() += 1;
+                        }
+                        Err(e) => {
+                            *cmp.entry(format!("{name}: libtw2 refuses ({e:?})"))
+                                .or_default() += 1
+                        }
+                    }
+                }
+                after += 1;
+                if HAND.contains(&name) {
+                    before += 1;
+                }
+                *kinds.entry(name.to_owned()).or_default() += 1;
+            }
+        }
+    }
+    println!("== snapshot objects of the corpus demos (every frame's snapshot): {total}");
+    println!(
+        "typed before: {before}; typed after: {after}; untyped after: {}",
+        total - after
+    );
+    println!("kinds: {kinds:?}");
+    println!("untyped: {unknown:?}");
+    println!("against libtw2 (item by item):");
+    for (k, n) in &cmp {
+        println!("  {k}: {n}");
+    }
+}
+
+/// Typed decoding of every corpus message, gamefmt against libtw2: the
+/// best of `rounds` passes each.
+fn bench(tw: &Path, rounds: usize) {
+    use std::hint::black_box;
+    use std::time::Instant;
+    let mut msgs: Vec<(Protocol, Vec<u8>, bool)> = Vec::new();
+    let mut scratch = vec![0u8; gamefmt::demo::MAX_PAYLOAD];
+    let mut ints = vec![I32::ZERO; gamefmt::demo::MAX_PAYLOAD_INTS];
+    for path in files(&tw.join("demos"), "demo") {
+        let bytes = std::fs::read(&path).unwrap();
+        let Ok(view) = DemoView::parse(&bytes) else {
+            continue;
+        };
+        let protocol = Protocol::of_net_version(view.header().net_version());
+        for chunk in view.chunks() {
+            let Ok(Chunk::Data {
+                kind: ChunkKind::Message,
+                payload,
+            }) = chunk
+            else {
+                if chunk.is_err() {
+                    break;
+                }
+                continue;
+            };
+            let Ok(msg) = decode_payload(payload, &mut scratch, &mut ints) else {
+                continue;
+            };
+            // Demo message chunks are whole ints: both sides get the padded bytes.
+            msgs.push((protocol, msg.as_bytes().to_vec(), true));
+        }
+    }
+    for path in files(&tw.join("teehistorian"), "teehistorian") {
+        let bytes = std::fs::read(&path).unwrap();
+        let Ok(iter) = TeehistorianIter::new(&bytes) else {
+            continue;
+        };
+        let mut protocols = ClientProtocols::<128>::new();
+        for record in iter {
+            let Ok(record) = record else { break };
+            protocols.apply(&record.message);
+            if let Message::PlayerMessage { cid, data } = record.message {
+                msgs.push((protocols.get(cid), data.to_vec(), false));
+            }
+        }
+    }
+    let total: usize = msgs.iter().map(|m| m.1.len()).sum();
+    // Every message in one buffer, in file order (as a reader meets them).
+    let mut arena = Vec::with_capacity(total);
+    let mut spans = Vec::with_capacity(msgs.len());
+    for (p, b, demo) in &msgs {
+        spans.push((*p, arena.len(), b.len(), *demo));
+        arena.extend_from_slice(b);
+    }
+    let msgs: Vec<(Protocol, &[u8], bool)> = spans
+        .iter()
+        .map(|&(p, at, len, demo)| (p, &arena[at..at + len], demo))
+        .collect();
+    let time = |f: &dyn Fn() -> usize| {
+        let mut best = f64::MAX;
+        for _ in 0..rounds {
+            let t = Instant::now();
+            black_box(f());
+            best = best.min(t.elapsed().as_secs_f64());
+        }
+        best
+    };
+    let ours = time(&|| {
+        let mut n = 0;
+        for (p, b, _) in &msgs {
+            if let Ok(m) = netmsg::decode(*p, b) {
+                n += usize::from(black_box(m).is_known());
+            }
+        }
+        n
+    });
+    let ours_lists = time(&|| {
+        // Also reads every int of the fields that run to the end (libtw2
+        // decodes tune parameters and team states eagerly).
+        let mut n = 0;
+        for (p, b, _) in &msgs {
+            if let Ok(m) = netmsg::decode(*p, b) {
+                n += match m {
+                    NetMsg::Game06(netmsg::Game06::SvTuneParams { params })
+                    | NetMsg::Game07(netmsg::Game07::SvTuneParams { params }) => {
+                        params.iter().count()
+                    }
+                    NetMsg::Extended(netmsg::Extended::SvTeamsState { teams }) => {
+                        teams.iter().count()
+                    }
+                    m => usize::from(black_box(m).is_known()),
+                };
+            }
+        }
+        n
+    });
+    if OURS_ONLY.load(std::sync::atomic::Ordering::Relaxed) {
+        println!("gamefmt: {:.3} ms", ours * 1e3);
+        return;
+    }
+    let theirs = time(&|| {
+        let mut n = 0;
+        for (p, b, demo) in &msgs {
+            let mut u = if *demo {
+                Unpacker::new_from_demo(b)
+            } else {
+                Unpacker::new(b)
+            };
+            n += match p {
+                Protocol::V06 => usize::from(
+                    black_box(ddnet::msg::decode(&mut libtw2_warn::Ignore, &mut u)).is_ok(),
+                ),
+                _ => usize::from(
+                    black_box(tw07::msg::decode(&mut libtw2_warn::Ignore, &mut u)).is_ok(),
+                ),
+            };
+        }
+        n
+    });
+    println!(
+        "== typed decoding of {} corpus messages ({total} bytes), best of {rounds}",
+        msgs.len()
+    );
+    println!(
+        "gamefmt:              {:.3} ms ({:.1} ns/message)",
+        ours * 1e3,
+        ours * 1e9 / msgs.len() as f64
+    );
+    println!(
+        "gamefmt, lists read:  {:.3} ms ({:.1} ns/message)",
+        ours_lists * 1e3,
+        ours_lists * 1e9 / msgs.len() as f64
+    );
+    println!(
+        "libtw2 gamenet:       {:.3} ms ({:.1} ns/message)",
+        theirs * 1e3,
+        theirs * 1e9 / msgs.len() as f64
+    );
+    println!(
+        "ratio libtw2/gamefmt: {:.2}x (lists read: {:.2}x)",
+        theirs / ours,
+        theirs / ours_lists
+    );
+}
+
 fn main() {
+    if std::env::args().any(|a| a == "--bench-ours") {
+        // For a profiler: only gamefmt's side, many rounds.
+        let corpus =
+            std::env::var("GAMEFMT_CORPUS").unwrap_or_else(|_| "../../../shared/corpus".into());
+        OURS_ONLY.store(true, std::sync::atomic::Ordering::Relaxed);
+        bench(&Path::new(&corpus).join("teeworlds"), 300);
+        return;
+    }
+    if std::env::args().any(|a| a == "--bench") {
+        let corpus =
+            std::env::var("GAMEFMT_CORPUS").unwrap_or_else(|_| "../../../shared/corpus".into());
+        bench(&Path::new(&corpus).join("teeworlds"), 31);
+        return;
+    }
+    if std::env::args().any(|a| a == "--objects") {
+        let corpus =
+            std::env::var("GAMEFMT_CORPUS").unwrap_or_else(|_| "../../../shared/corpus".into());
+        objects(&Path::new(&corpus).join("teeworlds"));
+        return;
+    }
     let facts = std::env::args().any(|a| a == "--facts");
     let corpus =
         std::env::var("GAMEFMT_CORPUS").unwrap_or_else(|_| "../../../shared/corpus".into());
