@@ -224,3 +224,44 @@ fn strings_are_borrowed_and_sanitised_on_request() {
     };
     assert_eq!(payload, [7]);
 }
+
+/// The serialized form: `kind` = `name()`, datasrc's field names in
+/// snake_case (`m_pType` as `type`), raw bytes as bytes, lists as arrays.
+#[cfg(feature = "serde")]
+#[test]
+fn serialized_with_datasrc_names() {
+    // Cl_CallVote (25): "option", "map dm1", "" (strings NUL-terminated).
+    let bytes = b"\x32option\0map dm1\0\0";
+    let msg = netmsg::decode(Protocol::V06, bytes).unwrap();
+    assert_eq!(msg.name(), "Cl_CallVote");
+    assert_eq!(
+        serde_json::to_value(msg).unwrap(),
+        serde_json::json!({"kind": "Cl_CallVote", "type": "option", "value": "map dm1", "reason": ""})
+    );
+    // Cl_StartInfo's grouped identity serializes flat.
+    let bytes = b"\x28me\0\0\x00default\0\x01\x02\x03";
+    let msg = netmsg::decode(Protocol::V06, bytes).unwrap();
+    assert_eq!(
+        serde_json::to_value(msg).unwrap(),
+        serde_json::json!({"kind": "Cl_StartInfo", "name": "me", "clan": "", "country": 0,
+            "skin": "default", "use_custom_color": true, "color_body": 2, "color_feet": 3})
+    );
+    // NETMSG_INPUTTIMING (system 9) and Sv_TuneParams (game 6, a list).
+    let msg = netmsg::decode(Protocol::V06, &[9 << 1 | 1, 5, 7]).unwrap();
+    assert_eq!(
+        serde_json::to_value(msg).unwrap(),
+        serde_json::json!({"kind": "NETMSG_INPUTTIMING", "intended_tick": 5, "time_left": 7})
+    );
+    let msg = netmsg::decode(Protocol::V06, &[6 << 1, 1, 2, 0x40]).unwrap();
+    assert_eq!(
+        serde_json::to_value(msg).unwrap(),
+        serde_json::json!({"kind": "Sv_TuneParams", "params": [1, 2, -1]})
+    );
+    // Unknown ids pass through, named as unknown.
+    let msg = netmsg::decode(Protocol::V06, &[0x86, 0x03, 7]).unwrap();
+    assert_eq!(msg.name(), "unknown_game");
+    assert_eq!(
+        serde_json::to_value(msg).unwrap(),
+        serde_json::json!({"kind": "unknown_game", "id": 99, "payload": [7]})
+    );
+}

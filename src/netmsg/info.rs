@@ -104,3 +104,25 @@ impl<'a> ClientInfo07<'a> {
         m.serialize_field("skin_part_colors", &self.skin_part_colors)
     }
 }
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for ClientInfo06<'_> {
+    /// Its fields under datasrc's names, as in the messages that carry it.
+    fn serialize<S: serde::Serializer>(&self, s: S) -> core::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut m = s.serialize_struct("ClientInfo06", 7)?;
+        self.serialize_fields(&mut m)?;
+        m.end()
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for ClientInfo07<'_> {
+    /// Its fields under datasrc's names, as in the messages that carry it.
+    fn serialize<S: serde::Serializer>(&self, s: S) -> core::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut m = s.serialize_struct("ClientInfo07", 6)?;
+        self.serialize_fields(&mut m)?;
+        m.end()
+    }
+}
