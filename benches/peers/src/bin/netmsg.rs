@@ -264,7 +264,7 @@ impl Tally {
         }
         *self
             .libtw2_kinds
-            .entry((file.to_owned(), norm(&their_name)))
+            .entry((file.to_owned(), their_name.clone()))
             .or_default() += 1;
         if norm(&their_name) != norm(&our_name) {
             *self
