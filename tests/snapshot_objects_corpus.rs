@@ -199,3 +199,63 @@ fn every_item_is_typed_as_libtw2_types_it() {
     }
     assert_eq!(counts, KINDS.into_iter().collect());
 }
+
+/// The serialized form (feature `serde`): `kind` = `name()`, datasrc's
+/// field names by position, strings stored as ints decoded, appended
+/// fields an item lacks `null`.
+#[cfg(feature = "serde")]
+#[test]
+fn objects_serialize_with_datasrc_names() {
+    let Some(demos) = common::corpus_files("objects_serde", "teeworlds/demos", ".demo") else {
+        return;
+    };
+    let mut checked = 0;
+    for (_, bytes) in &demos {
+        let Ok(view) = DemoView::parse(bytes) else {
+            continue;
+        };
+        let protocol = Protocol::of_net_version(view.header().net_version());
+        let mut owned = OwnedBuffers::new();
+        let mut frames = Frames::new(&view, owned.buffers());
+        while let Some(frame) = frames.next() {
+            let Ok(frame) = frame else { break };
+            let snap = frame.snapshot;
+            for item in snap.items() {
+                let object = Object::parse(protocol, &snap, &item);
+                let json = match object {
+                    Object::V06(o) => serde_json::to_value(o).unwrap(),
+                    Object::V07(o) => serde_json::to_value(o).unwrap(),
+                };
+                let name = match object {
+                    Object::V06(o) => o.name(),
+                    Object::V07(o) => o.name(),
+                };
+                assert_eq!(json["kind"], name);
+                match object {
+                    Object::V06(Object06::ClientInfo(c)) => {
+                        assert_eq!(json["name"], c.name().to_str().unwrap());
+                        assert_eq!(json["skin"], c.skin().to_str().unwrap());
+                        checked += 1;
+                    }
+                    Object::V07(Object07::ClientInfo(c)) => {
+                        assert_eq!(json["name"], c.name().to_str().unwrap());
+                        checked += 1;
+                    }
+                    Object::V06(Object06::Character(c)) => {
+                        assert_eq!(json["x"], c.core.x.get());
+                        assert_eq!(json["hooked_player"], c.core.hooked_player.get());
+                        assert_eq!(json["weapon"], c.weapon.get());
+                        checked += 1;
+                    }
+                    Object::V07(Object07::Character(c)) => {
+                        assert_eq!(json["x"], c.core.x.get());
+                        assert_eq!(json["weapon"], c.weapon.get());
+                        checked += 1;
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    assert!(checked > 0);
+}

@@ -21,8 +21,15 @@ KEYWORDS = {"type": "kind", "self": "is_self"}
 
 
 class ObjField:
-    def __init__(self, var, d):
+    def __init__(self, var, d, proto=None, obj=None):
         self.count = None
+        self.text = 0
+        self.ser_count = 0
+        name = (var.name if not isinstance(var, d.NetArray) else var.base_name).split("[")[0]
+        if type(var).__name__ == "NetTwIntString":
+            self.text = int(var.size)
+        elif (proto, obj, name) in spec.TEXT_FIELDS:
+            self.text = spec.TEXT_FIELDS[(proto, obj, name)]
         if isinstance(var, d.NetArray):
             self.count = int(var.size)
             inner = var.var
@@ -41,6 +48,10 @@ class ObjField:
                 # Resolved only if a generated layout needs it.
                 self.default = f"SYMBOLIC {self.default}"
         self.ints = self.count or 1
+        if self.text and self.count and self.count > self.text:
+            self.ser_count = self.count // self.text
+        elif not self.text and self.count:
+            self.ser_count = self.count
 
     def rust_type(self):
         return f"[I32; {self.count}]" if self.count else "I32"
@@ -53,7 +64,7 @@ class Obj:
         self.ex = getattr(o, "ex", None)
         self.uuid = uuidlib.uuid3(uuidlib.UUID("e05ddaaa-c4e6-4cfb-b642-5d48e80c0029"), self.ex) if self.ex else None
         base = by_name[o.base].fields if o.base else []
-        self.fields = base + [ObjField(v, d) for v in o.variables]
+        self.fields = base + [ObjField(v, d, proto, o.name) for v in o.variables]
         self.hand = spec.HAND_OBJECTS[proto].get(o.name)
         self.variant = self.hand[0] if self.hand else rust_name(o.name, self.event)
         self.type_id = None
@@ -94,7 +105,7 @@ def emit_module(out, proto, objs, doc):
     w(f"pub mod v{proto} {{")
     w("    #![allow(clippy::doc_markdown, reason = \"datasrc's names in the docs\")]")
     w("    use zerocopy::little_endian::I32;")
-    w("    use zerocopy::{FromBytes, Immutable, KnownLayout, Unaligned};")
+    w("    use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};")
     w("")
     common = {"Projectile", "Laser", "Flag", "CharacterCore"}
     hand = sorted({v for (v, _) in spec.HAND_OBJECTS[proto].values()})
@@ -111,7 +122,7 @@ def emit_module(out, proto, objs, doc):
             continue
         kind = "event" if o.event else "object"
         w(f"    /// `{o.name}` ({kind}, {where(o)}).")
-        w("    #[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]")
+        w("    #[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]")
         w("    #[repr(C)]")
         w(f"    pub struct {o.struct()} {{")
         for f in o.plain:
@@ -153,7 +164,7 @@ def emit_module(out, proto, objs, doc):
         w("    /// `NETOBJTYPE_EX` (type 0): names an extended type. Its item id is the")
         w("    /// type id the snapshot uses for the type; its ints hold the UUID")
         w("    /// (DDNet's `CSnapshotBuilder::AddExtendedItemType`).")
-        w("    #[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]")
+        w("    #[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]")
         w("    #[repr(C)]")
         w("    pub struct ExType {")
         w("        /// The UUID's 16 bytes as 4 big-endian ints.")
@@ -249,6 +260,64 @@ def emit_module(out, proto, objs, doc):
         w('                Self::ExType(_) => "NETOBJTYPE_EX",')
     w('                Self::Unknown { .. } => "unknown",')
     w("            }")
+    w("        }")
+    w("    }")
+    w("")
+    # Serialize
+    w('    #[cfg(feature = "serde")]')
+    w("    mod fields {")
+    w("        use super::super::super::ser::Field;")
+    for o in objs:
+        items = ", ".join(f'Field {{ key: "{f.key}", count: {f.ser_count}, text: {f.text} }}' for f in o.fields)
+        w(f"        pub(super) const {o.variant.upper()}: &[Field] = &[{items}];")
+    w("    }")
+    w("")
+    w('    #[cfg(feature = "serde")]')
+    w(f"    impl serde::Serialize for Object{proto}<'_> {{")
+    w("        /// `kind` ([`Self::name`]) and the fields under datasrc's names, by")
+    w("        /// position in the item; `null` for a field the item is too short for.")
+    w("        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {")
+    w("            use super::super::ser::object;")
+    w("            match *self {")
+    for o in objs:
+        f = f"fields::{o.variant.upper()}"
+        if (o.hand and o.hand[1]) or (o.defaulted and not o.hand):
+            w(f'                Self::{o.variant}(o) => object(s, "{o.name}", {f}, o.base.as_bytes(), o.extra),')
+        else:
+            w(f'                Self::{o.variant}(o) => object(s, "{o.name}", {f}, o.as_bytes(), &[]),')
+    if has_uuid:
+        w("                Self::ExType(o) => {")
+        w("                    use serde::ser::SerializeStruct;")
+        w('                    let mut m = s.serialize_struct("NETOBJTYPE_EX", 2)?;')
+        w('                    m.serialize_field("kind", "NETOBJTYPE_EX")?;')
+        w('                    m.serialize_field("uuid", &o.uuid().hyphenated().encode_lower(&mut Uuid::encode_buffer()))?;')
+        w("                    m.end()")
+        w("                }")
+        w("                Self::Unknown { type_id, uuid, data } => {")
+    else:
+        w("                Self::Unknown { type_id, data } => {")
+    w("                    use serde::ser::SerializeStruct;")
+    w(f'                    let mut m = s.serialize_struct("unknown", {4 if has_uuid else 3})?;')
+    w('                    m.serialize_field("kind", "unknown")?;')
+    w('                    m.serialize_field("type_id", &type_id)?;')
+    if has_uuid:
+        w('                    let mut buf = Uuid::encode_buffer();')
+        w('                    m.serialize_field("uuid", &uuid.map(|u| &*u.hyphenated().encode_lower(&mut buf)))?;')
+    w('                    m.serialize_field("data", &Ints(data))?;')
+    w("                    m.end()")
+    w("                }")
+    w("            }")
+    w("        }")
+    w("    }")
+    w("")
+    w("    /// An item's ints as a sequence of numbers.")
+    w('    #[cfg(feature = "serde")]')
+    w("    struct Ints<'a>(&'a [I32]);")
+    w("")
+    w('    #[cfg(feature = "serde")]')
+    w("    impl serde::Serialize for Ints<'_> {")
+    w("        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {")
+    w("            s.collect_seq(self.0.iter().map(|v| v.get()))")
     w("        }")
     w("    }")
     w("")

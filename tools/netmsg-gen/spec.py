@@ -239,3 +239,12 @@ HAND_OBJECTS = {
         "De_GameInfo": ("GameInfo", None),
     },
 }
+
+
+# Fields datasrc declares as ints that hold strings (`StrToInts`), for the
+# serialized form: (protocol, object, field) -> ints per string.
+TEXT_FIELDS = {
+    ("07", "De_ClientInfo", "m_aName"): 4,
+    ("07", "De_ClientInfo", "m_aClan"): 3,
+    ("07", "De_ClientInfo", "m_aaSkinPartNames"): 6,
+}

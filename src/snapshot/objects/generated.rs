@@ -8,7 +8,7 @@
 pub mod v06 {
     #![allow(clippy::doc_markdown, reason = "datasrc's names in the docs")]
     use zerocopy::little_endian::I32;
-    use zerocopy::{FromBytes, Immutable, KnownLayout, Unaligned};
+    use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
 
     use super::super::common::{CharacterCore, Flag, Laser, Projectile, view};
     use super::super::v06::{
@@ -20,7 +20,7 @@ pub mod v06 {
     use uuid::Uuid;
 
     /// `PlayerInput` (object, type 1).
-    #[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+    #[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
     #[repr(C)]
     pub struct PlayerInput {
         /// `m_Direction`.
@@ -46,7 +46,7 @@ pub mod v06 {
     }
 
     /// `MyOwnObject` (object, `my-own-object@heinrich5991.de`).
-    #[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+    #[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
     #[repr(C)]
     pub struct MyOwnObject {
         /// `m_Test`.
@@ -54,7 +54,7 @@ pub mod v06 {
     }
 
     /// `DDRaceProjectile` (object, `projectile@netobj.ddnet.tw`).
-    #[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+    #[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
     #[repr(C)]
     pub struct DdraceProjectile {
         /// `m_X`.
@@ -72,7 +72,7 @@ pub mod v06 {
     }
 
     /// `DDNetLaser` (object, `laser@netobj.ddnet.tw`).
-    #[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+    #[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
     #[repr(C)]
     pub struct DdnetLaserBase {
         /// `m_ToX`.
@@ -120,7 +120,7 @@ pub mod v06 {
     }
 
     /// `DDNetProjectile` (object, `ddnet-projectile@netobj.ddnet.tw`).
-    #[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+    #[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
     #[repr(C)]
     pub struct DdnetProjectile {
         /// `m_X`.
@@ -146,7 +146,7 @@ pub mod v06 {
     }
 
     /// `DDNetPickup` (object, `pickup@netobj.ddnet.tw`).
-    #[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+    #[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
     #[repr(C)]
     pub struct DdnetPickupBase {
         /// `m_X`.
@@ -180,7 +180,7 @@ pub mod v06 {
     }
 
     /// `DDNetSpectatorInfo` (object, `spectator-info@netobj.ddnet.org`).
-    #[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+    #[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
     #[repr(C)]
     pub struct DdnetSpectatorInfoBase {
         /// `m_HasCameraInfo`.
@@ -212,7 +212,7 @@ pub mod v06 {
     }
 
     /// `SpectatorCount` (object, `spectator-count@netobj.ddnet.org`).
-    #[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+    #[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
     #[repr(C)]
     pub struct SpectatorCount {
         /// `m_NumSpectators`.
@@ -220,7 +220,7 @@ pub mod v06 {
     }
 
     /// `Common` (event, type 13).
-    #[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+    #[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
     #[repr(C)]
     pub struct CommonEvent {
         /// `m_X`.
@@ -230,7 +230,7 @@ pub mod v06 {
     }
 
     /// `Explosion` (event, type 14).
-    #[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+    #[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
     #[repr(C)]
     pub struct ExplosionEvent {
         /// `m_X`.
@@ -240,7 +240,7 @@ pub mod v06 {
     }
 
     /// `Spawn` (event, type 15).
-    #[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+    #[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
     #[repr(C)]
     pub struct SpawnEvent {
         /// `m_X`.
@@ -250,7 +250,7 @@ pub mod v06 {
     }
 
     /// `HammerHit` (event, type 16).
-    #[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+    #[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
     #[repr(C)]
     pub struct HammerHitEvent {
         /// `m_X`.
@@ -260,7 +260,7 @@ pub mod v06 {
     }
 
     /// `Death` (event, type 17).
-    #[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+    #[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
     #[repr(C)]
     pub struct DeathEvent {
         /// `m_X`.
@@ -272,7 +272,7 @@ pub mod v06 {
     }
 
     /// `SoundGlobal` (event, type 18).
-    #[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+    #[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
     #[repr(C)]
     pub struct SoundGlobalEvent {
         /// `m_X`.
@@ -284,7 +284,7 @@ pub mod v06 {
     }
 
     /// `SoundWorld` (event, type 19).
-    #[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+    #[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
     #[repr(C)]
     pub struct SoundWorldEvent {
         /// `m_X`.
@@ -296,7 +296,7 @@ pub mod v06 {
     }
 
     /// `DamageInd` (event, type 20).
-    #[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+    #[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
     #[repr(C)]
     pub struct DamageIndEvent {
         /// `m_X`.
@@ -308,7 +308,7 @@ pub mod v06 {
     }
 
     /// `Birthday` (event, `birthday@netevent.ddnet.org`).
-    #[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+    #[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
     #[repr(C)]
     pub struct BirthdayEvent {
         /// `m_X`.
@@ -318,7 +318,7 @@ pub mod v06 {
     }
 
     /// `Finish` (event, `finish@netevent.ddnet.org`).
-    #[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+    #[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
     #[repr(C)]
     pub struct FinishEvent {
         /// `m_X`.
@@ -328,7 +328,7 @@ pub mod v06 {
     }
 
     /// `MyOwnEvent` (object, `my-own-event@heinrich5991.de`).
-    #[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+    #[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
     #[repr(C)]
     pub struct MyOwnEvent {
         /// `m_Test`.
@@ -336,7 +336,7 @@ pub mod v06 {
     }
 
     /// `SpecChar` (object, `spec-char@netobj.ddnet.tw`).
-    #[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+    #[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
     #[repr(C)]
     pub struct SpecChar {
         /// `m_X`.
@@ -346,7 +346,7 @@ pub mod v06 {
     }
 
     /// `SwitchState` (object, `switch-state@netobj.ddnet.tw`).
-    #[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+    #[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
     #[repr(C)]
     pub struct SwitchStateBase {}
 
@@ -387,7 +387,7 @@ pub mod v06 {
     }
 
     /// `EntityEx` (object, `entity-ex@netobj.ddnet.tw`).
-    #[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+    #[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
     #[repr(C)]
     pub struct EntityEx {
         /// `m_SwitchNumber`.
@@ -399,7 +399,7 @@ pub mod v06 {
     }
 
     /// `MapBestTime` (object, `map-best-time@netobj.ddnet.org`).
-    #[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+    #[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
     #[repr(C)]
     pub struct MapBestTime {
         /// `m_MapBestTimeSeconds`.
@@ -409,7 +409,7 @@ pub mod v06 {
     }
 
     /// `MapSoundWorld` (event, `map-sound-world@netevent.ddnet.org`).
-    #[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+    #[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
     #[repr(C)]
     pub struct MapSoundWorldEvent {
         /// `m_X`.
@@ -423,7 +423,7 @@ pub mod v06 {
     /// `NETOBJTYPE_EX` (type 0): names an extended type. Its item id is the
     /// type id the snapshot uses for the type; its ints hold the UUID
     /// (DDNet's `CSnapshotBuilder::AddExtendedItemType`).
-    #[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+    #[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
     #[repr(C)]
     pub struct ExType {
         /// The UUID's 16 bytes as 4 big-endian ints.
@@ -689,6 +689,1216 @@ pub mod v06 {
         }
     }
 
+    #[cfg(feature = "serde")]
+    mod fields {
+        use super::super::super::ser::Field;
+        pub(super) const PLAYERINPUT: &[Field] = &[
+            Field {
+                key: "direction",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "target_x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "target_y",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "jump",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "fire",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "hook",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "player_flags",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "wanted_weapon",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "next_weapon",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "prev_weapon",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const PROJECTILE: &[Field] = &[
+            Field {
+                key: "x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "y",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "vel_x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "vel_y",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "type",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "start_tick",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const LASER: &[Field] = &[
+            Field {
+                key: "x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "y",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "from_x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "from_y",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "start_tick",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const PICKUP: &[Field] = &[
+            Field {
+                key: "x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "y",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "type",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "subtype",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const FLAG: &[Field] = &[
+            Field {
+                key: "x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "y",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "team",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const GAMEINFO: &[Field] = &[
+            Field {
+                key: "game_flags",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "game_state_flags",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "round_start_tick",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "warmup_timer",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "score_limit",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "time_limit",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "round_num",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "round_current",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const GAMEDATA: &[Field] = &[
+            Field {
+                key: "teamscore_red",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "teamscore_blue",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "flag_carrier_red",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "flag_carrier_blue",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const CHARACTERCORE: &[Field] = &[
+            Field {
+                key: "tick",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "y",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "vel_x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "vel_y",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "angle",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "direction",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "jumped",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "hooked_player",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "hook_state",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "hook_tick",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "hook_x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "hook_y",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "hook_dx",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "hook_dy",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const CHARACTER: &[Field] = &[
+            Field {
+                key: "tick",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "y",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "vel_x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "vel_y",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "angle",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "direction",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "jumped",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "hooked_player",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "hook_state",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "hook_tick",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "hook_x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "hook_y",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "hook_dx",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "hook_dy",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "player_flags",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "health",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "armor",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "ammo_count",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "weapon",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "emote",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "attack_tick",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const PLAYERINFO: &[Field] = &[
+            Field {
+                key: "local",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "client_id",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "team",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "score",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "latency",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const CLIENTINFO: &[Field] = &[
+            Field {
+                key: "name",
+                count: 0,
+                text: 4,
+            },
+            Field {
+                key: "clan",
+                count: 0,
+                text: 3,
+            },
+            Field {
+                key: "country",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "skin",
+                count: 0,
+                text: 6,
+            },
+            Field {
+                key: "use_custom_color",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "color_body",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "color_feet",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const SPECTATORINFO: &[Field] = &[
+            Field {
+                key: "spectator_id",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "y",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const MYOWNOBJECT: &[Field] = &[Field {
+            key: "test",
+            count: 0,
+            text: 0,
+        }];
+        pub(super) const DDNETCHARACTER: &[Field] = &[
+            Field {
+                key: "flags",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "freeze_end",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "jumps",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "tele_checkpoint",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "strong_weak_id",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "jumped_total",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "ninja_activation_tick",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "freeze_start",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "target_x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "target_y",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "tune_zone_override",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const DDNETPLAYER: &[Field] = &[
+            Field {
+                key: "flags",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "auth_level",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "finish_time_seconds",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "finish_time_millis",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const GAMEINFOEX: &[Field] = &[
+            Field {
+                key: "flags",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "version",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "flags2",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "min_team_size",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "max_team_size",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const DDRACEPROJECTILE: &[Field] = &[
+            Field {
+                key: "x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "y",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "angle",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "data",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "type",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "start_tick",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const DDNETLASER: &[Field] = &[
+            Field {
+                key: "to_x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "to_y",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "from_x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "from_y",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "start_tick",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "owner",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "type",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "switch_number",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "subtype",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "flags",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const DDNETPROJECTILE: &[Field] = &[
+            Field {
+                key: "x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "y",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "vel_x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "vel_y",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "type",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "start_tick",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "owner",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "switch_number",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "tune_zone",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "flags",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const DDNETPICKUP: &[Field] = &[
+            Field {
+                key: "x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "y",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "type",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "subtype",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "switch_number",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "flags",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const DDNETSPECTATORINFO: &[Field] = &[
+            Field {
+                key: "has_camera_info",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "zoom",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "deadzone",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "follow_factor",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "spectator_count",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const SPECTATORCOUNT: &[Field] = &[Field {
+            key: "num_spectators",
+            count: 0,
+            text: 0,
+        }];
+        pub(super) const COMMONEVENT: &[Field] = &[
+            Field {
+                key: "x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "y",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const EXPLOSIONEVENT: &[Field] = &[
+            Field {
+                key: "x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "y",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const SPAWNEVENT: &[Field] = &[
+            Field {
+                key: "x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "y",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const HAMMERHITEVENT: &[Field] = &[
+            Field {
+                key: "x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "y",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const DEATHEVENT: &[Field] = &[
+            Field {
+                key: "x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "y",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "client_id",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const SOUNDGLOBALEVENT: &[Field] = &[
+            Field {
+                key: "x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "y",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "sound_id",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const SOUNDWORLDEVENT: &[Field] = &[
+            Field {
+                key: "x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "y",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "sound_id",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const DAMAGEINDEVENT: &[Field] = &[
+            Field {
+                key: "x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "y",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "angle",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const BIRTHDAYEVENT: &[Field] = &[
+            Field {
+                key: "x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "y",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const FINISHEVENT: &[Field] = &[
+            Field {
+                key: "x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "y",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const MYOWNEVENT: &[Field] = &[Field {
+            key: "test",
+            count: 0,
+            text: 0,
+        }];
+        pub(super) const SPECCHAR: &[Field] = &[
+            Field {
+                key: "x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "y",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const SWITCHSTATE: &[Field] = &[
+            Field {
+                key: "highest_switch_number",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "status",
+                count: 8,
+                text: 0,
+            },
+            Field {
+                key: "switch_numbers",
+                count: 4,
+                text: 0,
+            },
+            Field {
+                key: "end_ticks",
+                count: 4,
+                text: 0,
+            },
+        ];
+        pub(super) const ENTITYEX: &[Field] = &[
+            Field {
+                key: "switch_number",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "layer",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "entity_class",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const MAPBESTTIME: &[Field] = &[
+            Field {
+                key: "map_best_time_seconds",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "map_best_time_millis",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const MAPSOUNDWORLDEVENT: &[Field] = &[
+            Field {
+                key: "x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "y",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "sound_id",
+                count: 0,
+                text: 0,
+            },
+        ];
+    }
+
+    #[cfg(feature = "serde")]
+    impl serde::Serialize for Object06<'_> {
+        /// `kind` ([`Self::name`]) and the fields under datasrc's names, by
+        /// position in the item; `null` for a field the item is too short for.
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            use super::super::ser::object;
+            match *self {
+                Self::PlayerInput(o) => {
+                    object(s, "PlayerInput", fields::PLAYERINPUT, o.as_bytes(), &[])
+                }
+                Self::Projectile(o) => {
+                    object(s, "Projectile", fields::PROJECTILE, o.as_bytes(), &[])
+                }
+                Self::Laser(o) => object(s, "Laser", fields::LASER, o.as_bytes(), &[]),
+                Self::Pickup(o) => object(s, "Pickup", fields::PICKUP, o.as_bytes(), &[]),
+                Self::Flag(o) => object(s, "Flag", fields::FLAG, o.as_bytes(), &[]),
+                Self::GameInfo(o) => object(s, "GameInfo", fields::GAMEINFO, o.as_bytes(), &[]),
+                Self::GameData(o) => object(s, "GameData", fields::GAMEDATA, o.as_bytes(), &[]),
+                Self::CharacterCore(o) => {
+                    object(s, "CharacterCore", fields::CHARACTERCORE, o.as_bytes(), &[])
+                }
+                Self::Character(o) => object(s, "Character", fields::CHARACTER, o.as_bytes(), &[]),
+                Self::PlayerInfo(o) => {
+                    object(s, "PlayerInfo", fields::PLAYERINFO, o.as_bytes(), &[])
+                }
+                Self::ClientInfo(o) => {
+                    object(s, "ClientInfo", fields::CLIENTINFO, o.as_bytes(), &[])
+                }
+                Self::SpectatorInfo(o) => {
+                    object(s, "SpectatorInfo", fields::SPECTATORINFO, o.as_bytes(), &[])
+                }
+                Self::MyOwnObject(o) => {
+                    object(s, "MyOwnObject", fields::MYOWNOBJECT, o.as_bytes(), &[])
+                }
+                Self::DdnetCharacter(o) => object(
+                    s,
+                    "DDNetCharacter",
+                    fields::DDNETCHARACTER,
+                    o.base.as_bytes(),
+                    o.extra,
+                ),
+                Self::DdnetPlayer(o) => {
+                    object(s, "DDNetPlayer", fields::DDNETPLAYER, o.as_bytes(), &[])
+                }
+                Self::GameInfoEx(o) => object(
+                    s,
+                    "GameInfoEx",
+                    fields::GAMEINFOEX,
+                    o.base.as_bytes(),
+                    o.extra,
+                ),
+                Self::DdraceProjectile(o) => object(
+                    s,
+                    "DDRaceProjectile",
+                    fields::DDRACEPROJECTILE,
+                    o.as_bytes(),
+                    &[],
+                ),
+                Self::DdnetLaser(o) => object(
+                    s,
+                    "DDNetLaser",
+                    fields::DDNETLASER,
+                    o.base.as_bytes(),
+                    o.extra,
+                ),
+                Self::DdnetProjectile(o) => object(
+                    s,
+                    "DDNetProjectile",
+                    fields::DDNETPROJECTILE,
+                    o.as_bytes(),
+                    &[],
+                ),
+                Self::DdnetPickup(o) => object(
+                    s,
+                    "DDNetPickup",
+                    fields::DDNETPICKUP,
+                    o.base.as_bytes(),
+                    o.extra,
+                ),
+                Self::DdnetSpectatorInfo(o) => object(
+                    s,
+                    "DDNetSpectatorInfo",
+                    fields::DDNETSPECTATORINFO,
+                    o.base.as_bytes(),
+                    o.extra,
+                ),
+                Self::SpectatorCount(o) => object(
+                    s,
+                    "SpectatorCount",
+                    fields::SPECTATORCOUNT,
+                    o.as_bytes(),
+                    &[],
+                ),
+                Self::CommonEvent(o) => object(s, "Common", fields::COMMONEVENT, o.as_bytes(), &[]),
+                Self::ExplosionEvent(o) => {
+                    object(s, "Explosion", fields::EXPLOSIONEVENT, o.as_bytes(), &[])
+                }
+                Self::SpawnEvent(o) => object(s, "Spawn", fields::SPAWNEVENT, o.as_bytes(), &[]),
+                Self::HammerHitEvent(o) => {
+                    object(s, "HammerHit", fields::HAMMERHITEVENT, o.as_bytes(), &[])
+                }
+                Self::DeathEvent(o) => object(s, "Death", fields::DEATHEVENT, o.as_bytes(), &[]),
+                Self::SoundGlobalEvent(o) => object(
+                    s,
+                    "SoundGlobal",
+                    fields::SOUNDGLOBALEVENT,
+                    o.as_bytes(),
+                    &[],
+                ),
+                Self::SoundWorldEvent(o) => {
+                    object(s, "SoundWorld", fields::SOUNDWORLDEVENT, o.as_bytes(), &[])
+                }
+                Self::DamageIndEvent(o) => {
+                    object(s, "DamageInd", fields::DAMAGEINDEVENT, o.as_bytes(), &[])
+                }
+                Self::BirthdayEvent(o) => {
+                    object(s, "Birthday", fields::BIRTHDAYEVENT, o.as_bytes(), &[])
+                }
+                Self::FinishEvent(o) => object(s, "Finish", fields::FINISHEVENT, o.as_bytes(), &[]),
+                Self::MyOwnEvent(o) => {
+                    object(s, "MyOwnEvent", fields::MYOWNEVENT, o.as_bytes(), &[])
+                }
+                Self::SpecChar(o) => object(s, "SpecChar", fields::SPECCHAR, o.as_bytes(), &[]),
+                Self::SwitchState(o) => object(
+                    s,
+                    "SwitchState",
+                    fields::SWITCHSTATE,
+                    o.base.as_bytes(),
+                    o.extra,
+                ),
+                Self::EntityEx(o) => object(s, "EntityEx", fields::ENTITYEX, o.as_bytes(), &[]),
+                Self::MapBestTime(o) => {
+                    object(s, "MapBestTime", fields::MAPBESTTIME, o.as_bytes(), &[])
+                }
+                Self::MapSoundWorldEvent(o) => object(
+                    s,
+                    "MapSoundWorld",
+                    fields::MAPSOUNDWORLDEVENT,
+                    o.as_bytes(),
+                    &[],
+                ),
+                Self::ExType(o) => {
+                    use serde::ser::SerializeStruct;
+                    let mut m = s.serialize_struct("NETOBJTYPE_EX", 2)?;
+                    m.serialize_field("kind", "NETOBJTYPE_EX")?;
+                    m.serialize_field(
+                        "uuid",
+                        &o.uuid()
+                            .hyphenated()
+                            .encode_lower(&mut Uuid::encode_buffer()),
+                    )?;
+                    m.end()
+                }
+                Self::Unknown {
+                    type_id,
+                    uuid,
+                    data,
+                } => {
+                    use serde::ser::SerializeStruct;
+                    let mut m = s.serialize_struct("unknown", 4)?;
+                    m.serialize_field("kind", "unknown")?;
+                    m.serialize_field("type_id", &type_id)?;
+                    let mut buf = Uuid::encode_buffer();
+                    m.serialize_field(
+                        "uuid",
+                        &uuid.map(|u| &*u.hyphenated().encode_lower(&mut buf)),
+                    )?;
+                    m.serialize_field("data", &Ints(data))?;
+                    m.end()
+                }
+            }
+        }
+    }
+
+    /// An item's ints as a sequence of numbers.
+    #[cfg(feature = "serde")]
+    struct Ints<'a>(&'a [I32]);
+
+    #[cfg(feature = "serde")]
+    impl serde::Serialize for Ints<'_> {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            s.collect_seq(self.0.iter().map(|v| v.get()))
+        }
+    }
+
     /// Every object and event: datasrc name, type id (0 for extended ones),
     /// UUID name, the ints of the fields every sender has (those before
     /// the first field with a default) and the ints of all fields.
@@ -762,7 +1972,7 @@ pub mod v06 {
 pub mod v07 {
     #![allow(clippy::doc_markdown, reason = "datasrc's names in the docs")]
     use zerocopy::little_endian::I32;
-    use zerocopy::{FromBytes, Immutable, KnownLayout, Unaligned};
+    use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
 
     use super::super::common::{CharacterCore, Flag, Laser, Projectile, view};
     use super::super::v07::{
@@ -772,7 +1982,7 @@ pub mod v07 {
     use crate::snapshot::Item;
 
     /// `PlayerInput` (object, type 1).
-    #[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+    #[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
     #[repr(C)]
     pub struct PlayerInput {
         /// `m_Direction`.
@@ -798,7 +2008,7 @@ pub mod v07 {
     }
 
     /// `De_TuneParams` (object, type 15).
-    #[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+    #[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
     #[repr(C)]
     pub struct DeTuneParams {
         /// `m_aTuneParams`.
@@ -806,7 +2016,7 @@ pub mod v07 {
     }
 
     /// `Common` (event, type 16).
-    #[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+    #[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
     #[repr(C)]
     pub struct CommonEvent {
         /// `m_X`.
@@ -816,7 +2026,7 @@ pub mod v07 {
     }
 
     /// `Explosion` (event, type 17).
-    #[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+    #[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
     #[repr(C)]
     pub struct ExplosionEvent {
         /// `m_X`.
@@ -826,7 +2036,7 @@ pub mod v07 {
     }
 
     /// `Spawn` (event, type 18).
-    #[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+    #[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
     #[repr(C)]
     pub struct SpawnEvent {
         /// `m_X`.
@@ -836,7 +2046,7 @@ pub mod v07 {
     }
 
     /// `HammerHit` (event, type 19).
-    #[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+    #[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
     #[repr(C)]
     pub struct HammerHitEvent {
         /// `m_X`.
@@ -846,7 +2056,7 @@ pub mod v07 {
     }
 
     /// `Death` (event, type 20).
-    #[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+    #[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
     #[repr(C)]
     pub struct DeathEvent {
         /// `m_X`.
@@ -858,7 +2068,7 @@ pub mod v07 {
     }
 
     /// `SoundWorld` (event, type 21).
-    #[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+    #[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
     #[repr(C)]
     pub struct SoundWorldEvent {
         /// `m_X`.
@@ -870,7 +2080,7 @@ pub mod v07 {
     }
 
     /// `Damage` (event, type 22).
-    #[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+    #[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
     #[repr(C)]
     pub struct DamageEvent {
         /// `m_X`.
@@ -890,7 +2100,7 @@ pub mod v07 {
     }
 
     /// `PlayerInfoRace` (object, type 23).
-    #[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+    #[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
     #[repr(C)]
     pub struct PlayerInfoRace {
         /// `m_RaceStartTick`.
@@ -898,7 +2108,7 @@ pub mod v07 {
     }
 
     /// `GameDataRace` (object, type 24).
-    #[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+    #[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
     #[repr(C)]
     pub struct GameDataRace {
         /// `m_BestTime`.
@@ -1039,6 +2249,736 @@ pub mod v07 {
                 Self::GameDataRace(_) => "GameDataRace",
                 Self::Unknown { .. } => "unknown",
             }
+        }
+    }
+
+    #[cfg(feature = "serde")]
+    mod fields {
+        use super::super::super::ser::Field;
+        pub(super) const PLAYERINPUT: &[Field] = &[
+            Field {
+                key: "direction",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "target_x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "target_y",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "jump",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "fire",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "hook",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "player_flags",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "wanted_weapon",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "next_weapon",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "prev_weapon",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const PROJECTILE: &[Field] = &[
+            Field {
+                key: "x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "y",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "vel_x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "vel_y",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "type",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "start_tick",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const LASER: &[Field] = &[
+            Field {
+                key: "x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "y",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "from_x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "from_y",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "start_tick",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const PICKUP: &[Field] = &[
+            Field {
+                key: "x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "y",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "type",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const FLAG: &[Field] = &[
+            Field {
+                key: "x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "y",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "team",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const GAMEDATA: &[Field] = &[
+            Field {
+                key: "game_start_tick",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "game_state_flags",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "game_state_end_tick",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const GAMEDATATEAM: &[Field] = &[
+            Field {
+                key: "teamscore_red",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "teamscore_blue",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const GAMEDATAFLAG: &[Field] = &[
+            Field {
+                key: "flag_carrier_red",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "flag_carrier_blue",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "flag_drop_tick_red",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "flag_drop_tick_blue",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const CHARACTERCORE: &[Field] = &[
+            Field {
+                key: "tick",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "y",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "vel_x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "vel_y",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "angle",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "direction",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "jumped",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "hooked_player",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "hook_state",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "hook_tick",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "hook_x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "hook_y",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "hook_dx",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "hook_dy",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const CHARACTER: &[Field] = &[
+            Field {
+                key: "tick",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "y",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "vel_x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "vel_y",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "angle",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "direction",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "jumped",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "hooked_player",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "hook_state",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "hook_tick",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "hook_x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "hook_y",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "hook_dx",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "hook_dy",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "health",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "armor",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "ammo_count",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "weapon",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "emote",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "attack_tick",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "triggered_events",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const PLAYERINFO: &[Field] = &[
+            Field {
+                key: "player_flags",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "score",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "latency",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const SPECTATORINFO: &[Field] = &[
+            Field {
+                key: "spec_mode",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "spectator_id",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "y",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const CLIENTINFO: &[Field] = &[
+            Field {
+                key: "local",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "team",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "name",
+                count: 0,
+                text: 4,
+            },
+            Field {
+                key: "clan",
+                count: 0,
+                text: 3,
+            },
+            Field {
+                key: "country",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "skin_part_names",
+                count: 6,
+                text: 6,
+            },
+            Field {
+                key: "use_custom_colors",
+                count: 6,
+                text: 0,
+            },
+            Field {
+                key: "skin_part_colors",
+                count: 6,
+                text: 0,
+            },
+        ];
+        pub(super) const GAMEINFO: &[Field] = &[
+            Field {
+                key: "game_flags",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "score_limit",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "time_limit",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "match_num",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "match_current",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const DETUNEPARAMS: &[Field] = &[Field {
+            key: "tune_params",
+            count: 32,
+            text: 0,
+        }];
+        pub(super) const COMMONEVENT: &[Field] = &[
+            Field {
+                key: "x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "y",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const EXPLOSIONEVENT: &[Field] = &[
+            Field {
+                key: "x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "y",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const SPAWNEVENT: &[Field] = &[
+            Field {
+                key: "x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "y",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const HAMMERHITEVENT: &[Field] = &[
+            Field {
+                key: "x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "y",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const DEATHEVENT: &[Field] = &[
+            Field {
+                key: "x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "y",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "client_id",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const SOUNDWORLDEVENT: &[Field] = &[
+            Field {
+                key: "x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "y",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "sound_id",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const DAMAGEEVENT: &[Field] = &[
+            Field {
+                key: "x",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "y",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "client_id",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "angle",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "health_amount",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "armor_amount",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "self",
+                count: 0,
+                text: 0,
+            },
+        ];
+        pub(super) const PLAYERINFORACE: &[Field] = &[Field {
+            key: "race_start_tick",
+            count: 0,
+            text: 0,
+        }];
+        pub(super) const GAMEDATARACE: &[Field] = &[
+            Field {
+                key: "best_time",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "precision",
+                count: 0,
+                text: 0,
+            },
+            Field {
+                key: "race_flags",
+                count: 0,
+                text: 0,
+            },
+        ];
+    }
+
+    #[cfg(feature = "serde")]
+    impl serde::Serialize for Object07<'_> {
+        /// `kind` ([`Self::name`]) and the fields under datasrc's names, by
+        /// position in the item; `null` for a field the item is too short for.
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            use super::super::ser::object;
+            match *self {
+                Self::PlayerInput(o) => {
+                    object(s, "PlayerInput", fields::PLAYERINPUT, o.as_bytes(), &[])
+                }
+                Self::Projectile(o) => {
+                    object(s, "Projectile", fields::PROJECTILE, o.as_bytes(), &[])
+                }
+                Self::Laser(o) => object(s, "Laser", fields::LASER, o.as_bytes(), &[]),
+                Self::Pickup(o) => object(s, "Pickup", fields::PICKUP, o.as_bytes(), &[]),
+                Self::Flag(o) => object(s, "Flag", fields::FLAG, o.as_bytes(), &[]),
+                Self::GameData(o) => object(s, "GameData", fields::GAMEDATA, o.as_bytes(), &[]),
+                Self::GameDataTeam(o) => {
+                    object(s, "GameDataTeam", fields::GAMEDATATEAM, o.as_bytes(), &[])
+                }
+                Self::GameDataFlag(o) => {
+                    object(s, "GameDataFlag", fields::GAMEDATAFLAG, o.as_bytes(), &[])
+                }
+                Self::CharacterCore(o) => {
+                    object(s, "CharacterCore", fields::CHARACTERCORE, o.as_bytes(), &[])
+                }
+                Self::Character(o) => object(s, "Character", fields::CHARACTER, o.as_bytes(), &[]),
+                Self::PlayerInfo(o) => {
+                    object(s, "PlayerInfo", fields::PLAYERINFO, o.as_bytes(), &[])
+                }
+                Self::SpectatorInfo(o) => {
+                    object(s, "SpectatorInfo", fields::SPECTATORINFO, o.as_bytes(), &[])
+                }
+                Self::ClientInfo(o) => {
+                    object(s, "De_ClientInfo", fields::CLIENTINFO, o.as_bytes(), &[])
+                }
+                Self::GameInfo(o) => object(s, "De_GameInfo", fields::GAMEINFO, o.as_bytes(), &[]),
+                Self::DeTuneParams(o) => {
+                    object(s, "De_TuneParams", fields::DETUNEPARAMS, o.as_bytes(), &[])
+                }
+                Self::CommonEvent(o) => object(s, "Common", fields::COMMONEVENT, o.as_bytes(), &[]),
+                Self::ExplosionEvent(o) => {
+                    object(s, "Explosion", fields::EXPLOSIONEVENT, o.as_bytes(), &[])
+                }
+                Self::SpawnEvent(o) => object(s, "Spawn", fields::SPAWNEVENT, o.as_bytes(), &[]),
+                Self::HammerHitEvent(o) => {
+                    object(s, "HammerHit", fields::HAMMERHITEVENT, o.as_bytes(), &[])
+                }
+                Self::DeathEvent(o) => object(s, "Death", fields::DEATHEVENT, o.as_bytes(), &[]),
+                Self::SoundWorldEvent(o) => {
+                    object(s, "SoundWorld", fields::SOUNDWORLDEVENT, o.as_bytes(), &[])
+                }
+                Self::DamageEvent(o) => object(s, "Damage", fields::DAMAGEEVENT, o.as_bytes(), &[]),
+                Self::PlayerInfoRace(o) => object(
+                    s,
+                    "PlayerInfoRace",
+                    fields::PLAYERINFORACE,
+                    o.as_bytes(),
+                    &[],
+                ),
+                Self::GameDataRace(o) => {
+                    object(s, "GameDataRace", fields::GAMEDATARACE, o.as_bytes(), &[])
+                }
+                Self::Unknown { type_id, data } => {
+                    use serde::ser::SerializeStruct;
+                    let mut m = s.serialize_struct("unknown", 3)?;
+                    m.serialize_field("kind", "unknown")?;
+                    m.serialize_field("type_id", &type_id)?;
+                    m.serialize_field("data", &Ints(data))?;
+                    m.end()
+                }
+            }
+        }
+    }
+
+    /// An item's ints as a sequence of numbers.
+    #[cfg(feature = "serde")]
+    struct Ints<'a>(&'a [I32]);
+
+    #[cfg(feature = "serde")]
+    impl serde::Serialize for Ints<'_> {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            s.collect_seq(self.0.iter().map(|v| v.get()))
         }
     }
 

@@ -31,6 +31,8 @@
 
 mod common;
 mod generated;
+#[cfg(feature = "serde")]
+mod ser;
 pub mod v06;
 pub mod v07;
 

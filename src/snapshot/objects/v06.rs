@@ -5,13 +5,13 @@
 //! (`generated.rs`, by `tools/netmsg-gen/generate.py`).
 
 use zerocopy::little_endian::I32;
-use zerocopy::{FromBytes, Immutable, KnownLayout, Unaligned};
+use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
 
 use super::common::CharacterCore;
 use crate::i32string::{I32String, Name};
 
 /// A pickup (type 4).
-#[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+#[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
 #[repr(C)]
 pub struct Pickup {
     /// x.
@@ -25,7 +25,7 @@ pub struct Pickup {
 }
 
 /// Game settings and state (type 6).
-#[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+#[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
 #[repr(C)]
 pub struct GameInfo {
     /// 1 teams, 2 flags.
@@ -47,7 +47,7 @@ pub struct GameInfo {
 }
 
 /// Team scores and flag carriers (type 7).
-#[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+#[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
 #[repr(C)]
 pub struct GameData {
     /// Red score.
@@ -61,7 +61,7 @@ pub struct GameData {
 }
 
 /// A character (type 9).
-#[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+#[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
 #[repr(C)]
 pub struct Character {
     /// Position, velocity, hook.
@@ -84,7 +84,7 @@ pub struct Character {
 
 /// A player's team, score and latency (type 10); the item id is the
 /// client id.
-#[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+#[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
 #[repr(C)]
 pub struct PlayerInfo {
     /// 1 for the recording client.
@@ -101,7 +101,7 @@ pub struct PlayerInfo {
 
 /// A client's name, clan, country and skin (type 11); the item id is the
 /// client id. Strings are stored as ints ([`I32String`]).
-#[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+#[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
 #[repr(C)]
 pub struct ClientInfo {
     /// Name, 4 ints.
@@ -141,7 +141,7 @@ impl ClientInfo {
 }
 
 /// Whom a spectator watches (type 12).
-#[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+#[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
 #[repr(C)]
 pub struct SpectatorInfo {
     /// Watched client id, −1 free view.
@@ -155,7 +155,7 @@ pub struct SpectatorInfo {
 /// DDNet's extended character: the fields every DDNet version has
 /// (flags, freeze end, jumps, teleport checkpoint, strong/weak id); later
 /// versions append more ([`DdnetCharacter::extra`]).
-#[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+#[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
 #[repr(C)]
 pub struct DdnetCharacterBase {
     /// `CHARACTERFLAG_*` bits (solo, jetpack, weapons, freeze, …).
@@ -196,7 +196,7 @@ impl DdnetCharacter<'_> {
 }
 
 /// DDNet's extended player (`player@netobj.ddnet.tw`).
-#[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+#[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
 #[repr(C)]
 pub struct DdnetPlayer {
     /// 1 afk, 2 paused, 4 spectating.
@@ -206,7 +206,7 @@ pub struct DdnetPlayer {
 }
 
 /// The fields every DDNet extended game info has.
-#[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+#[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
 #[repr(C)]
 pub struct GameInfoExBase {
     /// `GAMEINFOFLAG_*` bits.

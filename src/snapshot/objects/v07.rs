@@ -4,13 +4,13 @@
 //! (`generated.rs`, by `tools/netmsg-gen/generate.py`).
 
 use zerocopy::little_endian::I32;
-use zerocopy::{FromBytes, Immutable, KnownLayout, Unaligned};
+use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
 
 use super::common::CharacterCore;
 use crate::i32string::{I32String, Name};
 
 /// A pickup (type 4).
-#[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+#[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
 #[repr(C)]
 pub struct Pickup {
     /// x.
@@ -22,7 +22,7 @@ pub struct Pickup {
 }
 
 /// Game state (type 6).
-#[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+#[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
 #[repr(C)]
 pub struct GameData {
     /// Tick the game started.
@@ -34,7 +34,7 @@ pub struct GameData {
 }
 
 /// Team scores (type 7).
-#[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+#[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
 #[repr(C)]
 pub struct GameDataTeam {
     /// Red score.
@@ -44,7 +44,7 @@ pub struct GameDataTeam {
 }
 
 /// Flag carriers (type 8).
-#[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+#[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
 #[repr(C)]
 pub struct GameDataFlag {
     /// Red flag carrier: a client id, −1 taken, −2 at its stand, −3 missing.
@@ -58,7 +58,7 @@ pub struct GameDataFlag {
 }
 
 /// A character (type 10).
-#[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+#[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
 #[repr(C)]
 pub struct Character {
     /// Position, velocity, hook.
@@ -81,7 +81,7 @@ pub struct Character {
 
 /// A player's flags, score and latency (type 11); the item id is the
 /// client id.
-#[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+#[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
 #[repr(C)]
 pub struct PlayerInfo {
     /// Player flags (admin, ready, dead, watching, bot).
@@ -93,7 +93,7 @@ pub struct PlayerInfo {
 }
 
 /// Whom a spectator watches (type 12).
-#[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+#[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
 #[repr(C)]
 pub struct SpectatorInfo {
     /// Free view, player, red flag or blue flag.
@@ -108,7 +108,7 @@ pub struct SpectatorInfo {
 
 /// A client's identity as demos record it (type 13, `De_ClientInfo`); the
 /// item id is the client id.
-#[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+#[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
 #[repr(C)]
 pub struct ClientInfo {
     /// 1 for the recording client.
@@ -152,7 +152,7 @@ impl ClientInfo {
 }
 
 /// Game settings as demos record them (type 14, `De_GameInfo`).
-#[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+#[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
 #[repr(C)]
 pub struct GameInfo {
     /// 1 teams, 2 flags, 4 survival, 8 race.
