@@ -15,9 +15,10 @@
 //! stderr); `--bench` times typed decoding of every corpus message, both
 //! sides, best of 31 passes; `--objects` types every snapshot item of the
 //! corpus demos and compares each with libtw2's `SnapObj::decode_obj`
-//! (kind, and whether libtw2's fields re-encode to the item's ints). The
-//! corpus is `$GAMEFMT_CORPUS` or `../../../shared/corpus`. "Typed
-//! before" counts what the hand-written tables before issue 30 typed.
+//! (kind, and whether libtw2's fields re-encode to the item's ints; with
+//! `SHOW=1` it prints one serialized object per kind). The corpus is
+//! `$GAMEFMT_CORPUS` or `../../../shared/corpus`. "Typed before" counts
+//! what the hand-written tables before issue 30 typed.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -426,6 +427,7 @@ fn objects(tw: &Path) {
     let mut kinds: BTreeMap<String, u64> = BTreeMap::new();
     let mut unknown: BTreeMap<String, u64> = BTreeMap::new();
     let mut cmp: BTreeMap<String, u64> = BTreeMap::new();
+    let mut shown = std::collections::BTreeSet::new();
     for path in files(&tw.join("demos"), "demo") {
         let bytes = std::fs::read(&path).unwrap();
         let Ok(view) = DemoView::parse(&bytes) else {
@@ -444,6 +446,16 @@ fn objects(tw: &Path) {
                     Object::V06(o) => o.name(),
                     Object::V07(o) => o.name(),
                 };
+                if std::env::var("SHOW").is_ok() && shown.insert(name) {
+                    println!(
+                        "{}",
+                        serde_json::to_string(&match o {
+                            Object::V06(o) => serde_json::to_value(o).unwrap(),
+                            Object::V07(o) => serde_json::to_value(o).unwrap(),
+                        })
+                        .unwrap()
+                    );
+                }
                 if name == "unknown" {
                     let key = match o {
                         Object::V06(gamefmt::snapshot::objects::Object06::Unknown {
@@ -652,6 +664,14 @@ fn bench(tw: &Path, rounds: usize) {
         }
         n
     });
+    println!(
+        "size_of NetMsg {} Game06 {} Game07 {} System06 {} Extended {}",
+        std::mem::size_of::<NetMsg>(),
+        std::mem::size_of::<netmsg::Game06>(),
+        std::mem::size_of::<netmsg::Game07>(),
+        std::mem::size_of::<netmsg::System06>(),
+        std::mem::size_of::<netmsg::Extended>()
+    );
     println!(
         "== typed decoding of {} corpus messages ({total} bytes), best of {rounds}",
         msgs.len()
