@@ -26,10 +26,11 @@
 //! ([`slippi::FrameGrouper`]) and snapshot reconstruction
 //! ([`demo::Reconstructor`]) take records from any of the three.
 //!
-//! Game knowledge on top: [`netmsg`] decodes the network messages that
-//! demos and teehistorian recordings carry (chat, kills, votes, client
-//! info, …), `snapshot::objects` types snapshot items (characters,
-//! players, client info with names, …), `teehistorian` tells chat commands
+//! Game knowledge on top: [`netmsg`] decodes every network message DDNet
+//! defines, as demos and teehistorian recordings carry them (chat, kills,
+//! votes, map changes, rcon lines, tune parameters, race times, …),
+//! `snapshot::objects` types every snapshot object and event (characters,
+//! players, client info with names, DDNet's extended objects, …), `teehistorian` tells chat commands
 //! and tracks player names, `slippi` names characters and stages and tells
 //! the winners.
 //!

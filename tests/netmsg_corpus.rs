@@ -1,9 +1,9 @@
 //! Every net message of every corpus demo (message chunks) and teehistorian
-//! recording (MESSAGE records), decoded by `gamefmt::netmsg`: the messages
-//! of each kind per file equal what libtw2's gamenet crates decoded
-//! (`tests/data/netmsg_libtw2.tsv`, printed by
+//! recording (MESSAGE records), decoded by `gamefmt::netmsg`: every one is
+//! typed, and the messages of each kind per file equal what libtw2's
+//! gamenet crates decoded (`tests/data/netmsg_libtw2.tsv`, printed by
 //! `benches/peers/src/bin/netmsg.rs --facts`, which also compares every
-//! field of every typed message).
+//! field of every typed message). Without the corpus: SKIPPED.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -24,32 +24,21 @@ use zerocopy::little_endian::I32;
 
 type Counts = BTreeMap<(String, String), u64>;
 
-/// The kind as libtw2 names it: the variant name of a typed message, else
-/// its id or UUID.
-fn kind(msg: &NetMsg<'_>) -> String {
-    let variant = |debug: String| {
-        debug
-            .split(|c: char| !c.is_alphanumeric())
-            .next()
-            .unwrap()
-            .to_owned()
-    };
-    match msg {
-        NetMsg::System { id, .. } => format!("sys {id}"),
-        NetMsg::Ex { system, uuid, .. } => {
-            format!("{} ex {uuid}", if *system { "sys" } else { "game" })
-        }
-        NetMsg::Game06(netmsg::Game06::Other { id, .. })
-        | NetMsg::Game07(netmsg::Game07::Other { id, .. }) => format!("game {id}"),
-        NetMsg::Game06(g) => variant(format!("{g:?}")),
-        NetMsg::Game07(g) => variant(format!("{g:?}")),
-        other => panic!("unexpected {other:?}"),
-    }
+/// The kind's name as the comparison spells both sides': lower case,
+/// without underscores and `NETMSG_` (`Sv_DDRaceTime` ~ libtw2's
+/// `SvDdraceTime`, `NETMSG_SNAPEMPTY` ~ `SnapEmpty`).
+fn norm(name: &str) -> String {
+    name.trim_start_matches("NETMSG_")
+        .replace('_', "")
+        .to_lowercase()
 }
 
 fn count(counts: &mut Counts, file: &str, protocol: Protocol, bytes: &[u8]) {
     let msg = netmsg::decode(protocol, bytes).unwrap_or_else(|e| panic!("{file}: {e}"));
-    *counts.entry((file.to_owned(), kind(&msg))).or_default() += 1;
+    assert!(msg.is_known(), "{file}: untyped {msg:?}");
+    *counts
+        .entry((file.to_owned(), norm(msg.name())))
+        .or_default() += 1;
 }
 
 fn expected() -> Counts {
@@ -62,7 +51,7 @@ fn expected() -> Counts {
         .map(|l| {
             let cells: Vec<&str> = l.split('\t').collect();
             (
-                (cells[0].to_owned(), cells[1].to_owned()),
+                (cells[0].to_owned(), norm(cells[1])),
                 cells[2].parse().unwrap(),
             )
         })
@@ -127,11 +116,86 @@ fn message_kinds_per_file_equal_libtw2() {
     ours.retain(|(f, _), _| known.contains(f));
     let total: u64 = ours.values().sum();
     eprintln!(
-        "net messages: {total} in {} files, kinds per file compared with libtw2",
+        "net messages: {total} in {} files, all typed, kinds per file compared with libtw2",
         known.intersection(&files).count()
     );
     assert!(total > 0, "no corpus file is in netmsg_libtw2.tsv");
-    assert_eq!(ours, theirs);
+    // libtw2 refuses the tune parameter and team state lengths it does not
+    // expect; those kinds hold at least what libtw2 decoded.
+    let lenient = ["svtuneparams", "svteamsstate"];
+    for (key, n) in &theirs {
+        let got = ours.get(key).copied().unwrap_or(0);
+        if lenient.contains(&key.1.as_str()) {
+            assert!(got >= *n, "{key:?}: ours {got}, libtw2 {n}");
+        } else {
+            assert_eq!(got, *n, "{key:?}");
+        }
+    }
+    for (key, n) in &ours {
+        assert!(
+            theirs.contains_key(key) || lenient.contains(&key.1.as_str()),
+            "{key:?}: {n} messages libtw2 does not type"
+        );
+    }
+}
+
+/// The map a DDNet server demo announces, as libtw2 decodes it
+/// (`benches/peers/src/bin/netmsg.rs --facts`): NETMSG_MAP_CHANGE and
+/// DDNet's NETMSG_MAP_DETAILS.
+#[test]
+fn map_change_and_details_equal_libtw2() {
+    let Some(demos) = common::corpus_files("netmsg_map", "teeworlds/demos", ".demo") else {
+        return;
+    };
+    let Some((_, bytes)) = demos
+        .iter()
+        .find(|(n, _)| n == "ddnet-server__dm1-30s-6bots-2dummies.demo")
+    else {
+        println!("SKIPPED: ddnet-server__dm1-30s-6bots-2dummies.demo not in the corpus");
+        return;
+    };
+    let view = DemoView::parse(bytes).unwrap();
+    let (mut scratch, mut ints) = (vec![0u8; MAX_PAYLOAD], vec![I32::ZERO; MAX_PAYLOAD_INTS]);
+    let (mut changes, mut details) = (0, 0);
+    for chunk in view.chunks() {
+        let Ok(Chunk::Data {
+            kind: ChunkKind::Message,
+            payload,
+        }) = chunk
+        else {
+            continue;
+        };
+        let msg = decode_payload(payload, &mut scratch, &mut ints).unwrap();
+        match netmsg::decode(Protocol::V06, msg.as_bytes()).unwrap() {
+            NetMsg::System06(netmsg::System06::MapChange {
+                name,
+                map_crc,
+                map_size,
+            }) => {
+                assert_eq!(
+                    (name.bytes(), map_crc, map_size),
+                    (&b"dm1"[..], -233_464_210, 5805)
+                );
+                changes += 1;
+            }
+            NetMsg::Extended(netmsg::Extended::MapDetails {
+                name, sha256, crc, ..
+            }) => {
+                assert_eq!((name.bytes(), crc), (&b"dm1"[..], -233_464_210));
+                let hex: String = sha256.iter().map(|b| format!("{b:02x}")).collect();
+                assert_eq!(
+                    hex,
+                    "0b0c481d77519c32fbe85624ef16ec0fa9991aec7367ad538bd280f28d8c26cf"
+                );
+                details += 1;
+            }
+            _ => {}
+        }
+    }
+    assert!(
+        changes > 0 && details > 0,
+        "{changes} map changes, {details} map details"
+    );
 }
 
 /// Strings keep their bytes (control characters, invalid UTF-8) and are
@@ -159,4 +223,45 @@ fn strings_are_borrowed_and_sanitised_on_request() {
         panic!("pass-through");
     };
     assert_eq!(payload, [7]);
+}
+
+/// The serialized form: `kind` = `name()`, datasrc's field names in
+/// snake_case (`m_pType` as `type`), raw bytes as bytes, lists as arrays.
+#[cfg(feature = "serde")]
+#[test]
+fn serialized_with_datasrc_names() {
+    // Cl_CallVote (25): "option", "map dm1", "" (strings NUL-terminated).
+    let bytes = b"\x32option\0map dm1\0\0";
+    let msg = netmsg::decode(Protocol::V06, bytes).unwrap();
+    assert_eq!(msg.name(), "Cl_CallVote");
+    assert_eq!(
+        serde_json::to_value(msg).unwrap(),
+        serde_json::json!({"kind": "Cl_CallVote", "type": "option", "value": "map dm1", "reason": ""})
+    );
+    // Cl_StartInfo's grouped identity serializes flat.
+    let bytes = b"\x28me\0\0\x00default\0\x01\x02\x03";
+    let msg = netmsg::decode(Protocol::V06, bytes).unwrap();
+    assert_eq!(
+        serde_json::to_value(msg).unwrap(),
+        serde_json::json!({"kind": "Cl_StartInfo", "name": "me", "clan": "", "country": 0,
+            "skin": "default", "use_custom_color": true, "color_body": 2, "color_feet": 3})
+    );
+    // NETMSG_INPUTTIMING (system 9) and Sv_TuneParams (game 6, a list).
+    let msg = netmsg::decode(Protocol::V06, &[9 << 1 | 1, 5, 7]).unwrap();
+    assert_eq!(
+        serde_json::to_value(msg).unwrap(),
+        serde_json::json!({"kind": "NETMSG_INPUTTIMING", "intended_tick": 5, "time_left": 7})
+    );
+    let msg = netmsg::decode(Protocol::V06, &[6 << 1, 1, 2, 0x40]).unwrap();
+    assert_eq!(
+        serde_json::to_value(msg).unwrap(),
+        serde_json::json!({"kind": "Sv_TuneParams", "params": [1, 2, -1]})
+    );
+    // Unknown ids pass through, named as unknown.
+    let msg = netmsg::decode(Protocol::V06, &[0x86, 0x03, 7]).unwrap();
+    assert_eq!(msg.name(), "unknown_game");
+    assert_eq!(
+        serde_json::to_value(msg).unwrap(),
+        serde_json::json!({"kind": "unknown_game", "id": 99, "payload": [7]})
+    );
 }

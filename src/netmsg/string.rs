@@ -58,3 +58,33 @@ impl fmt::Display for NetStr<'_> {
             .try_for_each(|c| fmt::Write::write_char(f, c))
     }
 }
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for NetStr<'_> {
+    /// The string as sent when it is UTF-8 (control characters kept, for
+    /// the serializer to escape), else with each invalid sequence replaced
+    /// by U+FFFD.
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.to_str() {
+            Some(text) => s.serialize_str(text),
+            None => s.collect_str(&Lossy(self.0)),
+        }
+    }
+}
+
+/// Bytes shown as UTF-8, invalid sequences as U+FFFD, nothing else changed.
+#[cfg(feature = "serde")]
+struct Lossy<'a>(&'a [u8]);
+
+#[cfg(feature = "serde")]
+impl fmt::Display for Lossy<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for chunk in self.0.utf8_chunks() {
+            f.write_str(chunk.valid())?;
+            if !chunk.invalid().is_empty() {
+                fmt::Write::write_char(f, char::REPLACEMENT_CHARACTER)?;
+            }
+        }
+        Ok(())
+    }
+}

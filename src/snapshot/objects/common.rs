@@ -1,10 +1,10 @@
 //! Object layouts 0.6/DDNet and 0.7 share.
 
 use zerocopy::little_endian::I32;
-use zerocopy::{FromBytes, Immutable, KnownLayout, Unaligned};
+use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
 
 /// A projectile (0.6 type 2, 0.7 type 2).
-#[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+#[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
 #[repr(C)]
 pub struct Projectile {
     /// Start x.
@@ -22,7 +22,7 @@ pub struct Projectile {
 }
 
 /// A laser beam (0.6 type 3, 0.7 type 3).
-#[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+#[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
 #[repr(C)]
 pub struct Laser {
     /// End x.
@@ -38,7 +38,7 @@ pub struct Laser {
 }
 
 /// A flag (0.6 type 5, 0.7 type 5).
-#[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+#[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
 #[repr(C)]
 pub struct Flag {
     /// x.
@@ -51,7 +51,7 @@ pub struct Flag {
 
 /// A character's physics state (0.6 type 8, 0.7 type 9; the first part
 /// of every character).
-#[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+#[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
 #[repr(C)]
 pub struct CharacterCore {
     /// Tick of this state.

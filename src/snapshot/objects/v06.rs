@@ -1,19 +1,17 @@
 //! Snapshot objects of Teeworlds 0.6 and DDNet (DDNet's
 //! `datasrc/network.py`; type ids from 1 in list order, DDNet's extended
-//! objects by UUID).
+//! objects by UUID). The layouts below are written by hand; every other
+//! object and event, [`Object06`] and its parse are generated
+//! (`generated.rs`, by `tools/netmsg-gen/generate.py`).
 
-use uuid::Uuid;
 use zerocopy::little_endian::I32;
-use zerocopy::{FromBytes, Immutable, KnownLayout, Unaligned};
+use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
 
-use super::common::{CharacterCore, Flag, Laser, Projectile, view};
+use super::common::CharacterCore;
 use crate::i32string::{I32String, Name};
-use crate::snapshot::{
-    Item, SnapshotView, UUID_DDNET_CHARACTER, UUID_DDNET_PLAYER, UUID_GAME_INFO_EX,
-};
 
 /// A pickup (type 4).
-#[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+#[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
 #[repr(C)]
 pub struct Pickup {
     /// x.
@@ -27,7 +25,7 @@ pub struct Pickup {
 }
 
 /// Game settings and state (type 6).
-#[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+#[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
 #[repr(C)]
 pub struct GameInfo {
     /// 1 teams, 2 flags.
@@ -49,7 +47,7 @@ pub struct GameInfo {
 }
 
 /// Team scores and flag carriers (type 7).
-#[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+#[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
 #[repr(C)]
 pub struct GameData {
     /// Red score.
@@ -63,7 +61,7 @@ pub struct GameData {
 }
 
 /// A character (type 9).
-#[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+#[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
 #[repr(C)]
 pub struct Character {
     /// Position, velocity, hook.
@@ -86,7 +84,7 @@ pub struct Character {
 
 /// A player's team, score and latency (type 10); the item id is the
 /// client id.
-#[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+#[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
 #[repr(C)]
 pub struct PlayerInfo {
     /// 1 for the recording client.
@@ -103,7 +101,7 @@ pub struct PlayerInfo {
 
 /// A client's name, clan, country and skin (type 11); the item id is the
 /// client id. Strings are stored as ints ([`I32String`]).
-#[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+#[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
 #[repr(C)]
 pub struct ClientInfo {
     /// Name, 4 ints.
@@ -143,7 +141,7 @@ impl ClientInfo {
 }
 
 /// Whom a spectator watches (type 12).
-#[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+#[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
 #[repr(C)]
 pub struct SpectatorInfo {
     /// Watched client id, −1 free view.
@@ -157,7 +155,7 @@ pub struct SpectatorInfo {
 /// DDNet's extended character: the fields every DDNet version has
 /// (flags, freeze end, jumps, teleport checkpoint, strong/weak id); later
 /// versions append more ([`DdnetCharacter::extra`]).
-#[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+#[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
 #[repr(C)]
 pub struct DdnetCharacterBase {
     /// `CHARACTERFLAG_*` bits (solo, jetpack, weapons, freeze, …).
@@ -198,7 +196,7 @@ impl DdnetCharacter<'_> {
 }
 
 /// DDNet's extended player (`player@netobj.ddnet.tw`).
-#[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+#[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
 #[repr(C)]
 pub struct DdnetPlayer {
     /// 1 afk, 2 paused, 4 spectating.
@@ -208,7 +206,7 @@ pub struct DdnetPlayer {
 }
 
 /// The fields every DDNet extended game info has.
-#[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+#[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
 #[repr(C)]
 pub struct GameInfoExBase {
     /// `GAMEINFOFLAG_*` bits.
@@ -234,84 +232,4 @@ impl GameInfoEx<'_> {
     }
 }
 
-/// A 0.6/DDNet snapshot item, typed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Object06<'a> {
-    /// Type 2.
-    Projectile(&'a Projectile),
-    /// Type 3.
-    Laser(&'a Laser),
-    /// Type 4.
-    Pickup(&'a Pickup),
-    /// Type 5.
-    Flag(&'a Flag),
-    /// Type 6.
-    GameInfo(&'a GameInfo),
-    /// Type 7.
-    GameData(&'a GameData),
-    /// Type 8.
-    CharacterCore(&'a CharacterCore),
-    /// Type 9.
-    Character(&'a Character),
-    /// Type 10.
-    PlayerInfo(&'a PlayerInfo),
-    /// Type 11.
-    ClientInfo(&'a ClientInfo),
-    /// Type 12.
-    SpectatorInfo(&'a SpectatorInfo),
-    /// `character@netobj.ddnet.tw`.
-    DdnetCharacter(DdnetCharacter<'a>),
-    /// `player@netobj.ddnet.tw`.
-    DdnetPlayer(&'a DdnetPlayer),
-    /// `gameinfo@netobj.ddnet.tw`.
-    GameInfoEx(GameInfoEx<'a>),
-    /// Anything else (player input, events, other extended objects, or an
-    /// item too short for its type), passed through.
-    Unknown {
-        /// The item type.
-        type_id: u16,
-        /// The UUID of an extended type, when the snapshot names it.
-        uuid: Option<Uuid>,
-        /// The item's ints.
-        data: &'a [I32],
-    },
-}
-
-impl<'a> Object06<'a> {
-    /// Types `item` of `snapshot` (which names the extended types).
-    #[must_use]
-    pub fn parse(snapshot: &SnapshotView<'a>, item: &Item<'a>) -> Self {
-        let data = item.data();
-        let type_id = item.type_id();
-        let uuid = snapshot.type_uuid(type_id);
-        let typed = match (type_id, uuid) {
-            (2, _) => view(data).map(Self::Projectile),
-            (3, _) => view(data).map(Self::Laser),
-            (4, _) => view(data).map(Self::Pickup),
-            (5, _) => view(data).map(Self::Flag),
-            (6, _) => view(data).map(Self::GameInfo),
-            (7, _) => view(data).map(Self::GameData),
-            (8, _) => view(data).map(Self::CharacterCore),
-            (9, _) => view(data).map(Self::Character),
-            (10, _) => view(data).map(Self::PlayerInfo),
-            (11, _) => view(data).map(Self::ClientInfo),
-            (12, _) => view(data).map(Self::SpectatorInfo),
-            (_, Some(UUID_DDNET_CHARACTER)) => view::<DdnetCharacterBase>(data).map(|base| {
-                let extra = data.get(5..).unwrap_or_default();
-                Self::DdnetCharacter(DdnetCharacter { base, extra })
-            }),
-            (_, Some(UUID_DDNET_PLAYER)) => view(data).map(Self::DdnetPlayer),
-            (_, Some(UUID_GAME_INFO_EX)) => view::<GameInfoExBase>(data).map(|base| {
-                let extra = data.get(2..).unwrap_or_default();
-                Self::GameInfoEx(GameInfoEx { base, extra })
-            }),
-            _ => None,
-        };
-        typed.unwrap_or(Self::Unknown {
-            type_id,
-            uuid,
-            data,
-        })
-    }
-}
+pub use super::generated::v06::*;

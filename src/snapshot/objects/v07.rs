@@ -1,15 +1,16 @@
 //! Snapshot objects of Teeworlds 0.7 (DDNet's `datasrc/seven/network.py`;
-//! type ids from 1 in list order).
+//! type ids from 1 in list order). The layouts below are written by hand;
+//! every other object and event, [`Object07`] and its parse are generated
+//! (`generated.rs`, by `tools/netmsg-gen/generate.py`).
 
 use zerocopy::little_endian::I32;
-use zerocopy::{FromBytes, Immutable, KnownLayout, Unaligned};
+use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
 
-use super::common::{CharacterCore, Flag, Laser, Projectile, view};
+use super::common::CharacterCore;
 use crate::i32string::{I32String, Name};
-use crate::snapshot::Item;
 
 /// A pickup (type 4).
-#[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+#[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
 #[repr(C)]
 pub struct Pickup {
     /// x.
@@ -21,7 +22,7 @@ pub struct Pickup {
 }
 
 /// Game state (type 6).
-#[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+#[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
 #[repr(C)]
 pub struct GameData {
     /// Tick the game started.
@@ -33,7 +34,7 @@ pub struct GameData {
 }
 
 /// Team scores (type 7).
-#[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+#[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
 #[repr(C)]
 pub struct GameDataTeam {
     /// Red score.
@@ -43,7 +44,7 @@ pub struct GameDataTeam {
 }
 
 /// Flag carriers (type 8).
-#[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+#[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
 #[repr(C)]
 pub struct GameDataFlag {
     /// Red flag carrier: a client id, −1 taken, −2 at its stand, −3 missing.
@@ -57,7 +58,7 @@ pub struct GameDataFlag {
 }
 
 /// A character (type 10).
-#[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+#[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
 #[repr(C)]
 pub struct Character {
     /// Position, velocity, hook.
@@ -80,7 +81,7 @@ pub struct Character {
 
 /// A player's flags, score and latency (type 11); the item id is the
 /// client id.
-#[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+#[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
 #[repr(C)]
 pub struct PlayerInfo {
     /// Player flags (admin, ready, dead, watching, bot).
@@ -92,7 +93,7 @@ pub struct PlayerInfo {
 }
 
 /// Whom a spectator watches (type 12).
-#[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+#[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
 #[repr(C)]
 pub struct SpectatorInfo {
     /// Free view, player, red flag or blue flag.
@@ -107,7 +108,7 @@ pub struct SpectatorInfo {
 
 /// A client's identity as demos record it (type 13, `De_ClientInfo`); the
 /// item id is the client id.
-#[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+#[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
 #[repr(C)]
 pub struct ClientInfo {
     /// 1 for the recording client.
@@ -151,7 +152,7 @@ impl ClientInfo {
 }
 
 /// Game settings as demos record them (type 14, `De_GameInfo`).
-#[derive(FromBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
+#[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
 #[repr(C)]
 pub struct GameInfo {
     /// 1 teams, 2 flags, 4 survival, 8 race.
@@ -166,68 +167,4 @@ pub struct GameInfo {
     pub match_current: I32,
 }
 
-/// A 0.7 snapshot item, typed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Object07<'a> {
-    /// Type 2.
-    Projectile(&'a Projectile),
-    /// Type 3.
-    Laser(&'a Laser),
-    /// Type 4.
-    Pickup(&'a Pickup),
-    /// Type 5.
-    Flag(&'a Flag),
-    /// Type 6.
-    GameData(&'a GameData),
-    /// Type 7.
-    GameDataTeam(&'a GameDataTeam),
-    /// Type 8.
-    GameDataFlag(&'a GameDataFlag),
-    /// Type 9.
-    CharacterCore(&'a CharacterCore),
-    /// Type 10.
-    Character(&'a Character),
-    /// Type 11.
-    PlayerInfo(&'a PlayerInfo),
-    /// Type 12.
-    SpectatorInfo(&'a SpectatorInfo),
-    /// Type 13.
-    ClientInfo(&'a ClientInfo),
-    /// Type 14.
-    GameInfo(&'a GameInfo),
-    /// Anything else (player input, tuning, events, race objects, or an
-    /// item too short for its type), passed through.
-    Unknown {
-        /// The item type.
-        type_id: u16,
-        /// The item's ints.
-        data: &'a [I32],
-    },
-}
-
-impl<'a> Object07<'a> {
-    /// Types `item`.
-    #[must_use]
-    pub fn parse(item: &Item<'a>) -> Self {
-        let data = item.data();
-        let type_id = item.type_id();
-        let typed = match type_id {
-            2 => view(data).map(Self::Projectile),
-            3 => view(data).map(Self::Laser),
-            4 => view(data).map(Self::Pickup),
-            5 => view(data).map(Self::Flag),
-            6 => view(data).map(Self::GameData),
-            7 => view(data).map(Self::GameDataTeam),
-            8 => view(data).map(Self::GameDataFlag),
-            9 => view(data).map(Self::CharacterCore),
-            10 => view(data).map(Self::Character),
-            11 => view(data).map(Self::PlayerInfo),
-            12 => view(data).map(Self::SpectatorInfo),
-            13 => view(data).map(Self::ClientInfo),
-            14 => view(data).map(Self::GameInfo),
-            _ => None,
-        };
-        typed.unwrap_or(Self::Unknown { type_id, data })
-    }
-}
+pub use super::generated::v07::*;

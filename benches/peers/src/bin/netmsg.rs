@@ -1,535 +1,340 @@
-//! Every net message of every corpus demo (message chunks) and teehistorian
-//! recording (MESSAGE records), decoded by `gamefmt::netmsg` and by
-//! libtw2's gamenet crates (`pre-rfc3243-libtw2-gamenet-ddnet` for 0.6/DDNet,
-//! `-teeworlds-0-7` for 0.7), compared field by field.
+//! Every net message of the corpus demos (message chunks) and teehistorian
+//! recordings (MESSAGE records), decoded by gamefmt::netmsg and by libtw2's
+//! gamenet crates (pre-rfc3243-libtw2-gamenet-ddnet for 0.6/DDNet,
+//! -teeworlds-0-7 for 0.7), compared kind by kind and field by field.
 //!
-//! `cargo run --bin netmsg` from this folder; the corpus is
-//! `$GAMEFMT_CORPUS` or `../../../shared/corpus`. Both sides are reduced to
-//! one line per message: the kind and, for every message gamefmt types,
-//! each field (strings as bytes, enums as their ints); messages gamefmt
-//! passes through are compared by id (or UUID) only. libtw2 refuses some
-//! messages gamefmt accepts (it checks value ranges, control characters in
-//! strings and knows more UUIDs); those are counted apart, by reason.
+//! Kinds are compared by name with underscores and the `NETMSG_` prefix
+//! dropped, case ignored (`Sv_DDRaceTime` ~ `SvDdraceTime`,
+//! `NETMSG_SNAPEMPTY` ~ `SnapEmpty`). Fields are compared by name where
+//! both sides name them alike: ints, bools and strings (libtw2's bytes
+//! against gamefmt's serialized text; invalid UTF-8 as U+FFFD), arrays
+//! as text; fields libtw2 turns into enums (`Weapon::Gun`) are not
+//! compared. `cargo run --release --bin netmsg -- [--facts | --bench |
+//! --objects]` from this folder: `--facts` prints
+//! `tests/data/netmsg_libtw2.tsv` (and the map changes libtw2 decodes, on
+//! stderr); `--bench` times typed decoding of every corpus message, both
+//! sides, best of 31 passes; `--objects` types every snapshot item of the
+//! corpus demos and compares each with libtw2's `SnapObj::decode_obj`
+//! (kind, and whether libtw2's fields re-encode to the item's ints; with
+//! `SHOW=1` it prints one serialized object per kind). The corpus is
+//! `$GAMEFMT_CORPUS` or `../../../shared/corpus`. "Typed before" counts
+//! what the hand-written tables before issue 30 typed.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use gamefmt::demo::{ChunkKind, DemoView, decode_payload};
-use gamefmt::netmsg::{self, Game06, Game07, NetMsg, NetStr, Protocol};
+use gamefmt::demo::{Chunk, ChunkKind, DemoView, decode_payload};
+use gamefmt::netmsg::{self, NetMsg, Protocol};
 use gamefmt::teehistorian::{ClientProtocols, Message, TeehistorianIter};
-use libtw2_gamenet_common::msg::{MessageId, SystemOrGame};
 use libtw2_packer::Unpacker;
+use serde_json::Value;
 use zerocopy::IntoBytes;
 use zerocopy::little_endian::I32;
 
 use libtw2_gamenet_ddnet as ddnet;
 use libtw2_gamenet_teeworlds_0_7 as tw07;
 
-fn s(v: NetStr<'_>) -> String {
-    format!("{:?}", v.bytes())
+static OURS_ONLY: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+fn norm(name: &str) -> String {
+    name.trim_start_matches("NETMSG_")
+        .replace('_', "")
+        .to_lowercase()
 }
 
-fn b(v: &[u8]) -> String {
-    format!("{v:?}")
-}
-
-fn id_key(system: bool, id: &MessageId) -> String {
-    let kind = if system { "sys" } else { "game" };
-    match id {
-        MessageId::Ordinal(i) => format!("{kind} {i}"),
-        MessageId::Uuid(u) => format!("{kind} ex {u}"),
-    }
-}
-
-/// gamefmt's side of one message.
-fn ours(protocol: Protocol, bytes: &[u8]) -> Result<String, String> {
-    let msg = netmsg::decode(protocol, bytes).map_err(|e| e.to_string())?;
-    Ok(match msg {
-        NetMsg::System { id, .. } => format!("sys {id}"),
-        NetMsg::Ex { system, uuid, .. } => {
-            format!("{} ex {uuid}", if system { "sys" } else { "game" })
+/// Split `a: 1, b: [1, 2], c: b"x, y"` at top-level commas.
+fn split_top(s: &str) -> Vec<&str> {
+    let (mut out, mut depth, mut start, mut in_str, mut esc) = (Vec::new(), 0i32, 0, false, false);
+    let bytes = s.as_bytes();
+    for (i, &c) in bytes.iter().enumerate() {
+        if in_str {
+            if esc {
+                esc = false;
+            } else if c == b'\\' {
+                esc = true;
+            } else if c == b'"' {
+                in_str = false;
+            }
+            continue;
         }
-        NetMsg::Game06(g) => match g {
-            Game06::SvMotd { message } => format!("SvMotd {}", s(message)),
-            Game06::SvBroadcast { message } => format!("SvBroadcast {}", s(message)),
-            Game06::SvChat {
-                team,
-                client_id,
-                message,
-            } => {
-                format!("SvChat {team} {client_id} {}", s(message))
+        match c {
+            b'"' => in_str = true,
+            b'[' | b'{' | b'(' => depth += 1,
+            b']' | b'}' | b')' => depth -= 1,
+            b',' if depth == 0 => {
+                out.push(s[start..i].trim());
+                start = i + 1;
             }
-            Game06::SvKillMsg {
-                killer,
-                victim,
-                weapon,
-                mode_special,
-            } => {
-                format!("SvKillMsg {killer} {victim} {weapon} {mode_special}")
-            }
-            Game06::SvSoundGlobal { sound_id } => format!("SvSoundGlobal {sound_id}"),
-            Game06::SvReadyToEnter => "SvReadyToEnter".into(),
-            Game06::SvWeaponPickup { weapon } => format!("SvWeaponPickup {weapon}"),
-            Game06::SvEmoticon {
-                client_id,
-                emoticon,
-            } => format!("SvEmoticon {client_id} {emoticon}"),
-            Game06::SvVoteClearOptions => "SvVoteClearOptions".into(),
-            Game06::SvVoteOptionAdd { description } => {
-                format!("SvVoteOptionAdd {}", s(description))
-            }
-            Game06::SvVoteOptionRemove { description } => {
-                format!("SvVoteOptionRemove {}", s(description))
-            }
-            Game06::SvVoteSet {
-                timeout,
-                description,
-                reason,
-            } => {
-                format!("SvVoteSet {timeout} {} {}", s(description), s(reason))
-            }
-            Game06::SvVoteStatus {
-                yes,
-                no,
-                pass,
-                total,
-            } => {
-                format!("SvVoteStatus {yes} {no} {pass} {total}")
-            }
-            Game06::ClSay { team, message } => format!("ClSay {team} {}", s(message)),
-            Game06::ClSetTeam { team } => format!("ClSetTeam {team}"),
-            Game06::ClSetSpectatorMode { spectator_id } => {
-                format!("ClSetSpectatorMode {spectator_id}")
-            }
-            Game06::ClStartInfo(i) | Game06::ClChangeInfo(i) => format!(
-                "{} {} {} {} {} {} {} {}",
-                if matches!(g, Game06::ClStartInfo(_)) {
-                    "ClStartInfo"
-                } else {
-                    "ClChangeInfo"
-                },
-                s(i.name),
-                s(i.clan),
-                i.country,
-                s(i.skin),
-                i.use_custom_color,
-                i.color_body,
-                i.color_feet
-            ),
-            Game06::ClKill => "ClKill".into(),
-            Game06::ClEmoticon { emoticon } => format!("ClEmoticon {emoticon}"),
-            Game06::ClVote { vote } => format!("ClVote {vote}"),
-            Game06::ClCallVote {
-                kind,
-                value,
-                reason,
-            } => {
-                format!("ClCallVote {} {} {}", s(kind), s(value), s(reason))
-            }
-            Game06::Other { id, .. } => format!("game {id}"),
-            other => format!("unexpected {other:?}"),
-        },
-        NetMsg::Game07(g) => match g {
-            Game07::SvMotd { message } => format!("SvMotd {}", s(message)),
-            Game07::SvBroadcast { message } => format!("SvBroadcast {}", s(message)),
-            Game07::SvChat {
-                mode,
-                client_id,
-                target_id,
-                message,
-            } => {
-                format!("SvChat {mode} {client_id} {target_id} {}", s(message))
-            }
-            Game07::SvTeam {
-                client_id,
-                team,
-                silent,
-                cooldown_tick,
-            } => {
-                format!("SvTeam {client_id} {team} {silent} {cooldown_tick}")
-            }
-            Game07::SvKillMsg {
-                killer,
-                victim,
-                weapon,
-                mode_special,
-            } => {
-                format!("SvKillMsg {killer} {victim} {weapon} {mode_special}")
-            }
-            Game07::SvReadyToEnter => "SvReadyToEnter".into(),
-            Game07::SvWeaponPickup { weapon } => format!("SvWeaponPickup {weapon}"),
-            Game07::SvEmoticon {
-                client_id,
-                emoticon,
-            } => format!("SvEmoticon {client_id} {emoticon}"),
-            Game07::SvVoteClearOptions => "SvVoteClearOptions".into(),
-            Game07::SvVoteOptionAdd { description } => {
-                format!("SvVoteOptionAdd {}", s(description))
-            }
-            Game07::SvVoteOptionRemove { description } => {
-                format!("SvVoteOptionRemove {}", s(description))
-            }
-            Game07::SvVoteSet {
-                client_id,
-                kind,
-                timeout,
-                description,
-                reason,
-            } => format!(
-                "SvVoteSet {client_id} {kind} {timeout} {} {}",
-                s(description),
-                s(reason)
-            ),
-            Game07::SvVoteStatus {
-                yes,
-                no,
-                pass,
-                total,
-            } => {
-                format!("SvVoteStatus {yes} {no} {pass} {total}")
-            }
-            Game07::SvClientInfo {
-                client_id,
-                local,
-                team,
-                info,
-                silent,
-            } => format!(
-                "SvClientInfo {client_id} {local} {team} {} {} {} {:?} {:?} {:?} {silent}",
-                s(info.name),
-                s(info.clan),
-                info.country,
-                info.skin_parts.map(|p| p.bytes()),
-                info.use_custom_colors,
-                info.skin_part_colors
-            ),
-            Game07::SvClientDrop {
-                client_id,
-                reason,
-                silent,
-            } => {
-                format!("SvClientDrop {client_id} {} {silent}", s(reason))
-            }
-            Game07::DeClientEnter {
-                name,
-                client_id,
-                team,
-            } => {
-                format!("DeClientEnter {} {client_id} {team}", s(name))
-            }
-            Game07::DeClientLeave {
-                name,
-                client_id,
-                reason,
-            } => {
-                format!("DeClientLeave {} {client_id} {}", s(name), s(reason))
-            }
-            Game07::ClSay {
-                mode,
-                target,
-                message,
-            } => format!("ClSay {mode} {target} {}", s(message)),
-            Game07::ClSetTeam { team } => format!("ClSetTeam {team}"),
-            Game07::ClSetSpectatorMode {
-                spec_mode,
-                spectator_id,
-            } => {
-                format!("ClSetSpectatorMode {spec_mode} {spectator_id}")
-            }
-            Game07::ClStartInfo(info) => format!(
-                "ClStartInfo {} {} {} {:?} {:?} {:?}",
-                s(info.name),
-                s(info.clan),
-                info.country,
-                info.skin_parts.map(|p| p.bytes()),
-                info.use_custom_colors,
-                info.skin_part_colors
-            ),
-            Game07::ClKill => "ClKill".into(),
-            Game07::ClReadyChange => "ClReadyChange".into(),
-            Game07::ClEmoticon { emoticon } => format!("ClEmoticon {emoticon}"),
-            Game07::ClVote { vote } => format!("ClVote {vote}"),
-            Game07::ClCallVote {
-                kind,
-                value,
-                reason,
-                force,
-            } => {
-                format!("ClCallVote {} {} {} {force}", s(kind), s(value), s(reason))
-            }
-            Game07::Other { id, .. } => format!("game {id}"),
-            other => format!("unexpected {other:?}"),
-        },
-        other => format!("unexpected {other:?}"),
-    })
-}
-
-/// libtw2's side of one 0.6/DDNet message.
-fn libtw2_06(bytes: &[u8], demo: bool) -> Result<String, String> {
-    let mut p = if demo {
-        Unpacker::new_from_demo(bytes)
-    } else {
-        Unpacker::new(bytes)
-    };
-    let msg = ddnet::msg::decode(&mut libtw2_warn::Ignore, &mut p).map_err(|e| format!("{e:?}"))?;
-    use ddnet::msg::Game as G;
-    Ok(match msg {
-        SystemOrGame::System(m) => id_key(true, &m.msg_id()),
-        SystemOrGame::Game(g) => match g {
-            G::SvMotd(m) => format!("SvMotd {}", b(m.message)),
-            G::SvBroadcast(m) => format!("SvBroadcast {}", b(m.message)),
-            G::SvChat(m) => format!("SvChat {} {} {}", m.team, m.client_id, b(m.message)),
-            G::SvKillMsg(m) => {
-                format!(
-                    "SvKillMsg {} {} {} {}",
-                    m.killer, m.victim, m.weapon, m.mode_special
-                )
-            }
-            G::SvSoundGlobal(m) => format!("SvSoundGlobal {}", m.sound_id.to_i32()),
-            G::SvReadyToEnter(_) => "SvReadyToEnter".into(),
-            G::SvWeaponPickup(m) => format!("SvWeaponPickup {}", m.weapon.to_i32()),
-            G::SvEmoticon(m) => format!("SvEmoticon {} {}", m.client_id, m.emoticon.to_i32()),
-            G::SvVoteClearOptions(_) => "SvVoteClearOptions".into(),
-            G::SvVoteOptionAdd(m) => format!("SvVoteOptionAdd {}", b(m.description)),
-            G::SvVoteOptionRemove(m) => format!("SvVoteOptionRemove {}", b(m.description)),
-            G::SvVoteSet(m) => {
-                format!(
-                    "SvVoteSet {} {} {}",
-                    m.timeout,
-                    b(m.description),
-                    b(m.reason)
-                )
-            }
-            G::SvVoteStatus(m) => format!("SvVoteStatus {} {} {} {}", m.yes, m.no, m.pass, m.total),
-            G::ClSay(m) => format!("ClSay {} {}", m.team, b(m.message)),
-            G::ClSetTeam(m) => format!("ClSetTeam {}", m.team.to_i32()),
-            G::ClSetSpectatorMode(m) => format!("ClSetSpectatorMode {}", m.spectator_id),
-            G::ClStartInfo(i) => format!(
-                "ClStartInfo {} {} {} {} {} {} {}",
-                b(i.name),
-                b(i.clan),
-                i.country,
-                b(i.skin),
-                i.use_custom_color,
-                i.color_body,
-                i.color_feet
-            ),
-            G::ClChangeInfo(i) => format!(
-                "ClChangeInfo {} {} {} {} {} {} {}",
-                b(i.name),
-                b(i.clan),
-                i.country,
-                b(i.skin),
-                i.use_custom_color,
-                i.color_body,
-                i.color_feet
-            ),
-            G::ClKill(_) => "ClKill".into(),
-            G::ClEmoticon(m) => format!("ClEmoticon {}", m.emoticon.to_i32()),
-            G::ClVote(m) => format!("ClVote {}", m.vote),
-            G::ClCallVote(m) => format!("ClCallVote {} {} {}", b(m.type_), b(m.value), b(m.reason)),
-            other => id_key(false, &other.msg_id()),
-        },
-    })
-}
-
-/// libtw2's side of one 0.7 message.
-fn libtw2_07(bytes: &[u8], demo: bool) -> Result<String, String> {
-    let mut p = if demo {
-        Unpacker::new_from_demo(bytes)
-    } else {
-        Unpacker::new(bytes)
-    };
-    let msg = tw07::msg::decode(&mut libtw2_warn::Ignore, &mut p).map_err(|e| format!("{e:?}"))?;
-    use tw07::msg::Game as G;
-    Ok(match msg {
-        SystemOrGame::System(m) => id_key(true, &m.msg_id()),
-        SystemOrGame::Game(g) => match g {
-            G::SvMotd(m) => format!("SvMotd {}", b(m.message)),
-            G::SvBroadcast(m) => format!("SvBroadcast {}", b(m.message)),
-            G::SvChat(m) => format!(
-                "SvChat {} {} {} {}",
-                m.mode.to_i32(),
-                m.client_id,
-                m.target_id,
-                b(m.message)
-            ),
-            G::SvTeam(m) => format!(
-                "SvTeam {} {} {} {}",
-                m.client_id,
-                m.team.to_i32(),
-                m.silent,
-                m.cooldown_tick.0
-            ),
-            G::SvKillMsg(m) => {
-                format!(
-                    "SvKillMsg {} {} {} {}",
-                    m.killer, m.victim, m.weapon, m.mode_special
-                )
-            }
-            G::SvReadyToEnter(_) => "SvReadyToEnter".into(),
-            G::SvWeaponPickup(m) => format!("SvWeaponPickup {}", m.weapon.to_i32()),
-            G::SvEmoticon(m) => format!("SvEmoticon {} {}", m.client_id, m.emoticon.to_i32()),
-            G::SvVoteClearOptions(_) => "SvVoteClearOptions".into(),
-            G::SvVoteOptionAdd(m) => format!("SvVoteOptionAdd {}", b(m.description)),
-            G::SvVoteOptionRemove(m) => format!("SvVoteOptionRemove {}", b(m.description)),
-            G::SvVoteSet(m) => format!(
-                "SvVoteSet {} {} {} {} {}",
-                m.client_id,
-                m.type_.to_i32(),
-                m.timeout,
-                b(m.description),
-                b(m.reason)
-            ),
-            G::SvVoteStatus(m) => format!("SvVoteStatus {} {} {} {}", m.yes, m.no, m.pass, m.total),
-            G::SvClientInfo(m) => format!(
-                "SvClientInfo {} {} {} {} {} {} {:?} {:?} {:?} {}",
-                m.client_id,
-                m.local,
-                m.team.to_i32(),
-                b(m.name),
-                b(m.clan),
-                m.country,
-                m.skin_part_names,
-                m.use_custom_colors,
-                m.skin_part_colors,
-                m.silent
-            ),
-            G::SvClientDrop(m) => {
-                format!("SvClientDrop {} {} {}", m.client_id, b(m.reason), m.silent)
-            }
-            G::DeClientEnter(m) => {
-                format!(
-                    "DeClientEnter {} {} {}",
-                    b(m.name),
-                    m.client_id,
-                    m.team.to_i32()
-                )
-            }
-            G::DeClientLeave(m) => {
-                format!(
-                    "DeClientLeave {} {} {}",
-                    b(m.name),
-                    m.client_id,
-                    b(m.reason)
-                )
-            }
-            G::ClSay(m) => format!("ClSay {} {} {}", m.mode.to_i32(), m.target, b(m.message)),
-            G::ClSetTeam(m) => format!("ClSetTeam {}", m.team.to_i32()),
-            G::ClSetSpectatorMode(m) => {
-                format!(
-                    "ClSetSpectatorMode {} {}",
-                    m.spec_mode.to_i32(),
-                    m.spectator_id
-                )
-            }
-            G::ClStartInfo(m) => format!(
-                "ClStartInfo {} {} {} {:?} {:?} {:?}",
-                b(m.name),
-                b(m.clan),
-                m.country,
-                m.skin_part_names,
-                m.use_custom_colors,
-                m.skin_part_colors
-            ),
-            G::ClKill(_) => "ClKill".into(),
-            G::ClReadyChange(_) => "ClReadyChange".into(),
-            G::ClEmoticon(m) => format!("ClEmoticon {}", m.emoticon.to_i32()),
-            G::ClVote(m) => format!("ClVote {}", m.vote),
-            G::ClCallVote(m) => {
-                format!(
-                    "ClCallVote {} {} {} {}",
-                    b(m.type_),
-                    b(m.value),
-                    b(m.reason),
-                    m.force
-                )
-            }
-            other => id_key(false, &other.msg_id()),
-        },
-    })
-}
-
-/// libtw2's kind of one message: the first word of its line, or (when it
-/// refuses the fields) the id it read.
-fn libtw2_kind(protocol: Protocol, bytes: &[u8], demo: bool) -> String {
-    let line = match protocol {
-        Protocol::V06 => libtw2_06(bytes, demo),
-        Protocol::V07 => libtw2_07(bytes, demo),
-    };
-    if let Ok(line) = line {
-        let words: Vec<&str> = line.split(' ').collect();
-        return match words.as_slice() {
-            ["game" | "sys", "ex", uuid, ..] => format!("{} ex {uuid}", words[0]),
-            ["game" | "sys", id, ..] => format!("{} {id}", words[0]),
-            [kind, ..] => (*kind).to_owned(),
-            [] => String::new(),
-        };
+            _ => {}
+        }
     }
-    let mut p = Unpacker::new(bytes);
-    match SystemOrGame::decode_id(&mut libtw2_warn::Ignore, &mut p) {
-        Ok(SystemOrGame::System(id)) => id_key(true, &id),
-        Ok(SystemOrGame::Game(id)) => id_key(false, &id),
-        Err(_) => "undecodable".into(),
+    if !s[start..].trim().is_empty() {
+        out.push(s[start..].trim());
     }
+    out
+}
+
+fn unescape(s: &str) -> Vec<u8> {
+    let b = s.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'\\' && i + 1 < b.len() {
+            match b[i + 1] {
+                b'x' => {
+                    out.push(u8::from_str_radix(&s[i + 2..i + 4], 16).unwrap());
+                    i += 4;
+                    continue;
+                }
+                b'n' => out.push(b'\n'),
+                b'r' => out.push(b'\r'),
+                b't' => out.push(b'\t'),
+                b'0' => out.push(0),
+                c => out.push(c),
+            }
+            i += 2;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// libtw2's Debug output: (struct name, [(field, value text)]).
+fn parse_debug(d: &str) -> (String, Vec<(String, String)>) {
+    match d.find(" { ") {
+        Some(at) => {
+            let name = d[..at]
+                .rsplit(|c: char| !c.is_alphanumeric())
+                .next()
+                .unwrap()
+                .to_owned();
+            let end = d.rfind(" }").unwrap();
+            let body = &d[at + 3..end];
+            let fields = split_top(body)
+                .into_iter()
+                .filter_map(|f| {
+                    f.split_once(": ")
+                        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+                })
+                .collect();
+            (name, fields)
+        }
+        None => {
+            let inner = d.trim_end_matches(')');
+            let name = inner
+                .rsplit(|c: char| !c.is_alphanumeric())
+                .next()
+                .unwrap()
+                .to_owned();
+            (name, Vec::new())
+        }
+    }
+}
+
+/// A libtw2 value in the form of gamefmt's JSON, when comparable.
+fn theirs_value(v: &str) -> Option<Value> {
+    if v == "None" {
+        return Some(Value::Null);
+    }
+    if let Some(inner) = v.strip_prefix("Some(").and_then(|s| s.strip_suffix(')')) {
+        return theirs_value(inner);
+    }
+    if let Ok(i) = v.parse::<i64>() {
+        return Some(Value::from(i));
+    }
+    if v == "true" || v == "false" {
+        return Some(Value::from(v == "true"));
+    }
+    if let Some(s) = v.strip_prefix("b\"").and_then(|s| s.strip_suffix('"')) {
+        // Kept as raw bytes too (gamefmt serializes raw fields as bytes).
+        let raw = unescape(s);
+        return Some(serde_json::json!({"text": String::from_utf8_lossy(&raw), "raw": raw}));
+    }
+    if let Some(s) = v.strip_prefix('"').and_then(|s| s.strip_suffix('"')) {
+        return Some(Value::from(
+            String::from_utf8_lossy(&unescape(s)).into_owned(),
+        ));
+    }
+    if let Some(inner) = v.strip_prefix('[').and_then(|s| s.strip_suffix(']')) {
+        let items: Option<Vec<Value>> = split_top(inner).into_iter().map(theirs_value).collect();
+        return items.map(Value::from);
+    }
+    None
 }
 
 #[derive(Default)]
 struct Tally {
-    compared: u64,
-    equal: u64,
-    /// Equal messages that gamefmt types (compared field by field).
-    typed_equal: u64,
-    /// Equal messages gamefmt passes through, by id.
-    passed: BTreeMap<String, u64>,
-    /// libtw2 refused, gamefmt decoded: reason → count.
-    refused: BTreeMap<String, u64>,
-    /// Both failed.
-    both_failed: u64,
-    /// gamefmt failed, libtw2 decoded.
-    ours_failed: u64,
-    differences: Vec<String>,
+    messages: u64,
+    typed_before: u64,
+    typed_after: u64,
+    libtw2_ok: u64,
+    libtw2_refused: BTreeMap<String, u64>,
+    kind_equal: u64,
+    kind_differs: BTreeMap<String, u64>,
+    fields_equal: u64,
+    fields_differ: BTreeMap<String, u64>,
+    fields_not_compared: BTreeMap<String, u64>,
+    untyped_after: BTreeMap<String, u64>,
+    libtw2_kinds: BTreeMap<(String, String), u64>,
+    our_kinds: BTreeMap<String, u64>,
+    examples: Vec<String>,
+}
+
+/// Whether the code before this change typed the message (its game06.rs
+/// and game07.rs decoded these game ids; nothing else).
+fn typed_before(protocol: Protocol, bytes: &[u8]) -> bool {
+    let Ok(msg) = netmsg::decode(protocol, bytes) else {
+        return false;
+    };
+    let (system, id) = match msg {
+        NetMsg::Game06(g) => (false, g.id()),
+        NetMsg::Game07(g) => (false, g.id()),
+        _ => (true, 0),
+    };
+    if system {
+        return false;
+    }
+    match protocol {
+        Protocol::V06 => matches!(id, 1..=5 | 8..=11 | 13..=25),
+        _ => matches!(id, 1..=5 | 8..=11 | 13..=16 | 18 | 20 | 22..=32),
+    }
 }
 
 impl Tally {
-    fn add(&mut self, origin: &str, protocol: Protocol, bytes: &[u8], demo: bool) {
-        let mine = ours(protocol, bytes);
-        let peer = match protocol {
-            Protocol::V06 => libtw2_06(bytes, demo),
-            Protocol::V07 => libtw2_07(bytes, demo),
-        };
-        match (mine, peer) {
-            (Ok(a), Ok(p)) => {
-                self.compared += 1;
-                if a == p {
-                    self.equal += 1;
-                    if !a.starts_with("game ") && !a.starts_with("sys ") {
-                        self.typed_equal += 1;
-                    } else {
-                        *self.passed.entry(a).or_default() += 1;
-                    }
-                } else if self.differences.len() < 20 {
-                    self.differences
-                        .push(format!("{origin}: gamefmt `{a}` libtw2 `{p}`"));
+    fn add(&mut self, file: &str, protocol: Protocol, bytes: &[u8], demo: bool) {
+        self.messages += 1;
+        if typed_before(protocol, bytes) {
+            self.typed_before += 1;
+        }
+        let ours = netmsg::decode(protocol, bytes);
+        let ours_json = ours.as_ref().ok().map(|m| serde_json::to_value(m).unwrap());
+        let our_name = match &ours {
+            Ok(m) => {
+                if m.is_known() {
+                    self.typed_after += 1;
+                } else {
+                    let key = match m {
+                        NetMsg::System { id, .. } => format!("sys {id}"),
+                        NetMsg::Ex { system, uuid, .. } => format!("ex {system} {uuid}"),
+                        NetMsg::Game06(g) => format!("game06 {}", g.id()),
+                        NetMsg::Game07(g) => format!("game07 {}", g.id()),
+                        _ => "?".into(),
+                    };
+                    *self.untyped_after.entry(key).or_default() += 1;
                 }
+                m.name().to_owned()
             }
-            (Ok(a), Err(e)) => {
-                // The kind, and the id of a message gamefmt passes through.
-                let words: Vec<&str> = a.split(' ').collect();
-                let kind = match words.as_slice() {
-                    ["game" | "sys", "ex", uuid, ..] => format!("{} ex {uuid}", words[0]),
-                    ["game" | "sys", id, ..] => format!("{} {id}", words[0]),
-                    [kind, ..] => (*kind).to_owned(),
-                    [] => String::new(),
-                };
-                *self.refused.entry(format!("{e} ({kind})")).or_default() += 1;
+            Err(e) => format!("error {e}"),
+        };
+        *self.our_kinds.entry(our_name.clone()).or_default() += 1;
+        let mut padded;
+        let data = if demo && bytes.len() % 4 != 0 {
+            padded = bytes.to_vec();
+            padded.resize(bytes.len().div_ceil(4) * 4, 0);
+            &padded[..]
+        } else {
+            bytes
+        };
+        let mut p = if demo {
+            Unpacker::new_from_demo(data)
+        } else {
+            Unpacker::new(data)
+        };
+        let theirs = match protocol {
+            Protocol::V06 => {
+                ddnet::msg::decode(&mut libtw2_warn::Ignore, &mut p).map(|m| format!("{m:?}"))
             }
-            (Err(_), Err(_)) => self.both_failed += 1,
-            (Err(e), Ok(p)) => {
-                self.ours_failed += 1;
-                if self.differences.len() < 20 {
-                    self.differences
-                        .push(format!("{origin}: gamefmt error {e}, libtw2 `{p}`"));
+            _ => tw07::msg::decode(&mut libtw2_warn::Ignore, &mut p).map(|m| format!("{m:?}")),
+        };
+        let theirs = match theirs {
+            Ok(t) => t,
+            Err(e) => {
+                *self
+                    .libtw2_refused
+                    .entry(format!("{our_name}: {e:?}"))
+                    .or_default() += 1;
+                return;
+            }
+        };
+        self.libtw2_ok += 1;
+        let (their_name, their_fields) = parse_debug(&theirs);
+        if their_name == "MapChange" || their_name == "MapDetails" {
+            self.examples.push(format!("fact {file}: {theirs}"));
+        }
+        *self
+            .libtw2_kinds
+            .entry((file.to_owned(), their_name.clone()))
+            .or_default() += 1;
+        if norm(&their_name) != norm(&our_name) {
+            *self
+                .kind_differs
+                .entry(format!("{our_name} vs {their_name}"))
+                .or_default() += 1;
+            return;
+        }
+        self.kind_equal += 1;
+        let Some(Value::Object(ours)) = ours_json else {
+            return;
+        };
+        for (k, v) in their_fields {
+            let key = format!("{our_name}.{k}");
+            // The same field under another name (libtw2 names the engine
+            // messages' fields itself).
+            let ours_key = match (our_name.as_str(), k.as_str()) {
+                ("NETMSG_INPUTTIMING", "input_pred_tick") => "intended_tick",
+                ("NETMSG_MAP_CHANGE", "crc") => "map_crc",
+                ("NETMSG_MAP_CHANGE", "size") => "map_size",
+                ("NETMSG_RCONTYPE", "username_required") => "username_req",
+                ("NETMSG_MAPLIST_GROUP_START", "length") => "num_entries",
+                ("NETMSG_RCON_CMD_GROUP_START", "length") => "num_commands",
+                ("NETMSG_RCON_AUTH_STATUS", "auth_level") => "authed",
+                (_, k) => k,
+            };
+            if our_name == "Sv_VoteOptionListAdd" && k == "description" {
+                let ok = theirs_value(&v).and_then(|tv| {
+                    let items = tv.as_array()?.clone();
+                    Some(
+                        items
+                            .iter()
+                            .enumerate()
+                            .all(|(i, t)| ours.get(&format!("description{i}")) == Some(&t["text"])),
+                    )
+                });
+                match ok {
+                    Some(true) => self.fields_equal += 1,
+                    _ => *self.fields_differ.entry(key).or_default() += 1,
+                }
+                continue;
+            }
+            let (Some(tv), Some(ov)) = (theirs_value(&v), ours.get(ours_key)) else {
+                *self.fields_not_compared.entry(key).or_default() += 1;
+                continue;
+            };
+            let equal = match (&tv, ov) {
+                (Value::Object(t), Value::String(_)) => &t["text"] == ov,
+                (Value::Object(t), Value::Array(_)) => &t["raw"] == ov,
+                // libtw2 keeps bools it reads as ints in a few places.
+                (Value::Number(n), Value::Bool(b)) => n.as_i64() == Some(i64::from(*b)),
+                (Value::Array(a), Value::Array(b)) => {
+                    a.len() == b.len()
+                        && a.iter().zip(b).all(|(x, y)| {
+                            x == y
+                                || (x.as_i64().is_some()
+                                    && y.as_bool().map(i64::from) == x.as_i64())
+                                || (x.is_object() && x["text"] == *y)
+                        })
+                }
+                _ => &tv == ov,
+            };
+            if equal {
+                self.fields_equal += 1;
+            } else {
+                *self.fields_differ.entry(key).or_default() += 1;
+                if self.examples.len() < 60 {
+                    self.examples
+                        .push(format!("{file}: {our_name}.{k}: ours {ov} libtw2 {v}"));
                 }
             }
         }
@@ -537,24 +342,215 @@ impl Tally {
 }
 
 fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
-    let mut out: Vec<_> = std::fs::read_dir(dir)
-        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|e| e == ext))
+                .collect()
+        })
         .unwrap_or_default();
-    out.retain(|p| p.extension().is_some_and(|e| e == ext));
-    out.sort();
-    out
+    v.sort();
+    v
 }
 
-fn main() {
-    let facts = std::env::args().any(|a| a == "--facts");
-    let mut kinds: BTreeMap<(String, String), u64> = BTreeMap::new();
-    let corpus = std::env::var_os("GAMEFMT_CORPUS").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"),
-        PathBuf::from,
+fn report(label: &str, t: &Tally) {
+    println!("== {label}: {} messages", t.messages);
+    let pct = |n: u64| 100.0 * n as f64 / t.messages.max(1) as f64;
+    println!(
+        "typed before: {} ({:.1}%), untyped {}",
+        t.typed_before,
+        pct(t.typed_before),
+        t.messages - t.typed_before
     );
-    let tw = corpus.join("teeworlds");
-    let mut demos = Tally::default();
-    let mut demo_files = 0;
+    println!(
+        "typed after:  {} ({:.1}%), untyped {}",
+        t.typed_after,
+        pct(t.typed_after),
+        t.messages - t.typed_after
+    );
+    println!("untyped after, by id: {:?}", t.untyped_after);
+    println!(
+        "libtw2 decoded {}; refused: {:?}",
+        t.libtw2_ok, t.libtw2_refused
+    );
+    println!("kind equal {}; differs: {:?}", t.kind_equal, t.kind_differs);
+    println!(
+        "fields equal {}; differ: {:?}",
+        t.fields_equal, t.fields_differ
+    );
+    println!(
+        "fields not compared (libtw2 enum or name differs): {:?}",
+        t.fields_not_compared
+    );
+    for e in t.examples.iter().filter(|e| !e.starts_with("fact")) {
+        println!("  {}", &e[..e.len().min(400)]);
+    }
+    println!("our kinds: {:?}", t.our_kinds);
+}
+
+/// Snapshot objects of every corpus demo: typed before (the hand-written
+/// kinds) and after, by kind.
+fn objects(tw: &Path) {
+    use gamefmt::demo::{Frames, OwnedBuffers};
+    use gamefmt::snapshot::objects::Object;
+    const HAND: [&str; 27] = [
+        "Projectile",
+        "Laser",
+        "Pickup",
+        "Flag",
+        "GameInfo",
+        "GameData",
+        "CharacterCore",
+        "Character",
+        "PlayerInfo",
+        "ClientInfo",
+        "SpectatorInfo",
+        "DDNetCharacter",
+        "DDNetPlayer",
+        "GameInfoEx",
+        "Projectile",
+        "Laser",
+        "Pickup",
+        "Flag",
+        "GameData",
+        "GameDataTeam",
+        "GameDataFlag",
+        "CharacterCore",
+        "Character",
+        "PlayerInfo",
+        "SpectatorInfo",
+        "De_ClientInfo",
+        "De_GameInfo",
+    ];
+    let (mut total, mut before, mut after) = (0u64, 0u64, 0u64);
+    let mut kinds: BTreeMap<String, u64> = BTreeMap::new();
+    let mut unknown: BTreeMap<String, u64> = BTreeMap::new();
+    let mut cmp: BTreeMap<String, u64> = BTreeMap::new();
+    let mut shown = std::collections::BTreeSet::new();
+    for path in files(&tw.join("demos"), "demo") {
+        let bytes = std::fs::read(&path).unwrap();
+        let Ok(view) = DemoView::parse(&bytes) else {
+            continue;
+        };
+        let protocol = Protocol::of_net_version(view.header().net_version());
+        let mut owned = OwnedBuffers::new();
+        let mut frames = Frames::new(&view, owned.buffers());
+        while let Some(frame) = frames.next() {
+            let Ok(frame) = frame else { break };
+            let snap = frame.snapshot;
+            for item in snap.items() {
+                total += 1;
+                let o = Object::parse(protocol, &snap, &item);
+                let name = match o {
+                    Object::V06(o) => o.name(),
+                    Object::V07(o) => o.name(),
+                };
+                if std::env::var("SHOW").is_ok() && shown.insert(name) {
+                    println!(
+                        "{}",
+                        serde_json::to_string(&match o {
+                            Object::V06(o) => serde_json::to_value(o).unwrap(),
+                            Object::V07(o) => serde_json::to_value(o).unwrap(),
+                        })
+                        .unwrap()
+                    );
+                }
+                if name == "unknown" {
+                    let key = match o {
+                        Object::V06(gamefmt::snapshot::objects::Object06::Unknown {
+                            type_id,
+                            uuid,
+                            data,
+                        }) => format!("06 {type_id} {uuid:?} {}", data.len()),
+                        Object::V07(gamefmt::snapshot::objects::Object07::Unknown {
+                            type_id,
+                            data,
+                        }) => format!("07 {type_id} {}", data.len()),
+                        _ => String::new(),
+                    };
+                    *unknown.entry(key).or_default() += 1;
+                    continue;
+                }
+                // libtw2's kind of the same item, and whether its fields
+                // re-encode to the item's ints.
+                {
+                    use libtw2_gamenet_common::snap_obj::TypeId;
+                    use libtw2_packer::IntUnpacker;
+                    let type_id = match snap.type_uuid(item.type_id()) {
+                        Some(uuid) => TypeId::Uuid(uuid),
+                        None => TypeId::Ordinal(item.type_id()),
+                    };
+                    let data: Vec<i32> = item.data().iter().map(|i| i.get()).collect();
+                    let mut p = IntUnpacker::new(&data);
+                    let theirs = match protocol {
+                        Protocol::V06 => ddnet::snap_obj::SnapObj::decode_obj(
+                            &mut libtw2_warn::Ignore,
+                            type_id,
+                            &mut p,
+                        )
+                        .map(|o| (format!("{o:?}"), o.encode().to_vec())),
+                        _ => tw07::snap_obj::SnapObj::decode_obj(
+                            &mut libtw2_warn::Ignore,
+                            type_id,
+                            &mut p,
+                        )
+                        .map(|o| (format!("{o:?}"), o.encode().to_vec())),
+                    };
+                    match theirs {
+                        Ok((debug, enc)) => {
+                            let kind = debug
+                                .split(|c: char| !c.is_alphanumeric())
+                                .next()
+                                .unwrap_or_default()
+                                .to_owned();
+                            let same_kind = norm(&kind) == norm(name).replace("event", "")
+                                || norm(&kind) == norm(name);
+                            let same_ints = data.get(..enc.len()) == Some(&enc[..]);
+                            if !same_ints && cmp.get("example").is_none_or(|&n| n < 4) {
+                                *cmp.entry("example".into()).or_default() += 1;
+                                println!("differ {name}: item {data:?} libtw2 {enc:?}");
+                            }
+                            let key = format!(
+                                "{name} vs {kind}: kind {} ints {}",
+                                if same_kind { "equal" } else { "DIFFER" },
+                                if same_ints { "equal" } else { "DIFFER" }
+                            );
+                            *cmp.entry(key).or_default() += 1;
+                        }
+                        Err(e) => {
+                            *cmp.entry(format!("{name}: libtw2 refuses ({e:?})"))
+                                .or_default() += 1
+                        }
+                    }
+                }
+                after += 1;
+                if HAND.contains(&name) {
+                    before += 1;
+                }
+                *kinds.entry(name.to_owned()).or_default() += 1;
+            }
+        }
+    }
+    println!("== snapshot objects of the corpus demos (every frame's snapshot): {total}");
+    println!(
+        "typed before: {before}; typed after: {after}; untyped after: {}",
+        total - after
+    );
+    println!("kinds: {kinds:?}");
+    println!("untyped: {unknown:?}");
+    println!("against libtw2 (item by item):");
+    for (k, n) in &cmp {
+        println!("  {k}: {n}");
+    }
+}
+
+/// Typed decoding of every corpus message, gamefmt against libtw2: the
+/// best of `rounds` passes each.
+fn bench(tw: &Path, rounds: usize) {
+    use std::hint::black_box;
+    use std::time::Instant;
+    let mut msgs: Vec<(Protocol, Vec<u8>, bool)> = Vec::new();
     let mut scratch = vec![0u8; gamefmt::demo::MAX_PAYLOAD];
     let mut ints = vec![I32::ZERO; gamefmt::demo::MAX_PAYLOAD_INTS];
     for path in files(&tw.join("demos"), "demo") {
@@ -562,11 +558,183 @@ fn main() {
         let Ok(view) = DemoView::parse(&bytes) else {
             continue;
         };
-        demo_files += 1;
         let protocol = Protocol::of_net_version(view.header().net_version());
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
         for chunk in view.chunks() {
-            let Ok(gamefmt::demo::Chunk::Data {
+            let Ok(Chunk::Data {
+                kind: ChunkKind::Message,
+                payload,
+            }) = chunk
+            else {
+                if chunk.is_err() {
+                    break;
+                }
+                continue;
+            };
+            let Ok(msg) = decode_payload(payload, &mut scratch, &mut ints) else {
+                continue;
+            };
+            // Demo message chunks are whole ints: both sides get the padded bytes.
+            msgs.push((protocol, msg.as_bytes().to_vec(), true));
+        }
+    }
+    for path in files(&tw.join("teehistorian"), "teehistorian") {
+        let bytes = std::fs::read(&path).unwrap();
+        let Ok(iter) = TeehistorianIter::new(&bytes) else {
+            continue;
+        };
+        let mut protocols = ClientProtocols::<128>::new();
+        for record in iter {
+            let Ok(record) = record else { break };
+            protocols.apply(&record.message);
+            if let Message::PlayerMessage { cid, data } = record.message {
+                msgs.push((protocols.get(cid), data.to_vec(), false));
+            }
+        }
+    }
+    let total: usize = msgs.iter().map(|m| m.1.len()).sum();
+    // Every message in one buffer, in file order (as a reader meets them).
+    let mut arena = Vec::with_capacity(total);
+    let mut spans = Vec::with_capacity(msgs.len());
+    for (p, b, demo) in &msgs {
+        spans.push((*p, arena.len(), b.len(), *demo));
+        arena.extend_from_slice(b);
+    }
+    let msgs: Vec<(Protocol, &[u8], bool)> = spans
+        .iter()
+        .map(|&(p, at, len, demo)| (p, &arena[at..at + len], demo))
+        .collect();
+    let time = |f: &dyn Fn() -> usize| {
+        let mut best = f64::MAX;
+        for _ in 0..rounds {
+            let t = Instant::now();
+            black_box(f());
+            best = best.min(t.elapsed().as_secs_f64());
+        }
+        best
+    };
+    let ours = time(&|| {
+        let mut n = 0;
+        for (p, b, _) in &msgs {
+            if let Ok(m) = netmsg::decode(*p, b) {
+                n += usize::from(black_box(m).is_known());
+            }
+        }
+        n
+    });
+    let ours_lists = time(&|| {
+        // Also reads every int of the fields that run to the end (libtw2
+        // decodes tune parameters and team states eagerly).
+        let mut n = 0;
+        for (p, b, _) in &msgs {
+            if let Ok(m) = netmsg::decode(*p, b) {
+                n += match m {
+                    NetMsg::Game06(netmsg::Game06::SvTuneParams { params })
+                    | NetMsg::Game07(netmsg::Game07::SvTuneParams { params }) => {
+                        params.iter().count()
+                    }
+                    NetMsg::Extended(netmsg::Extended::SvTeamsState { teams }) => {
+                        teams.iter().count()
+                    }
+                    m => usize::from(black_box(m).is_known()),
+                };
+            }
+        }
+        n
+    });
+    if OURS_ONLY.load(std::sync::atomic::Ordering::Relaxed) {
+        println!("gamefmt: {:.3} ms", ours * 1e3);
+        return;
+    }
+    let theirs = time(&|| {
+        let mut n = 0;
+        for (p, b, demo) in &msgs {
+            let mut u = if *demo {
+                Unpacker::new_from_demo(b)
+            } else {
+                Unpacker::new(b)
+            };
+            n += match p {
+                Protocol::V06 => usize::from(
+                    black_box(ddnet::msg::decode(&mut libtw2_warn::Ignore, &mut u)).is_ok(),
+                ),
+                _ => usize::from(
+                    black_box(tw07::msg::decode(&mut libtw2_warn::Ignore, &mut u)).is_ok(),
+                ),
+            };
+        }
+        n
+    });
+    println!(
+        "size_of NetMsg {} Game06 {} Game07 {} System06 {} Extended {}",
+        std::mem::size_of::<NetMsg>(),
+        std::mem::size_of::<netmsg::Game06>(),
+        std::mem::size_of::<netmsg::Game07>(),
+        std::mem::size_of::<netmsg::System06>(),
+        std::mem::size_of::<netmsg::Extended>()
+    );
+    println!(
+        "== typed decoding of {} corpus messages ({total} bytes), best of {rounds}",
+        msgs.len()
+    );
+    println!(
+        "gamefmt:              {:.3} ms ({:.1} ns/message)",
+        ours * 1e3,
+        ours * 1e9 / msgs.len() as f64
+    );
+    println!(
+        "gamefmt, lists read:  {:.3} ms ({:.1} ns/message)",
+        ours_lists * 1e3,
+        ours_lists * 1e9 / msgs.len() as f64
+    );
+    println!(
+        "libtw2 gamenet:       {:.3} ms ({:.1} ns/message)",
+        theirs * 1e3,
+        theirs * 1e9 / msgs.len() as f64
+    );
+    println!(
+        "ratio libtw2/gamefmt: {:.2}x (lists read: {:.2}x)",
+        theirs / ours,
+        theirs / ours_lists
+    );
+}
+
+fn main() {
+    if std::env::args().any(|a| a == "--bench-ours") {
+        // For a profiler: only gamefmt's side, many rounds.
+        let corpus =
+            std::env::var("GAMEFMT_CORPUS").unwrap_or_else(|_| "../../../shared/corpus".into());
+        OURS_ONLY.store(true, std::sync::atomic::Ordering::Relaxed);
+        bench(&Path::new(&corpus).join("teeworlds"), 300);
+        return;
+    }
+    if std::env::args().any(|a| a == "--bench") {
+        let corpus =
+            std::env::var("GAMEFMT_CORPUS").unwrap_or_else(|_| "../../../shared/corpus".into());
+        bench(&Path::new(&corpus).join("teeworlds"), 31);
+        return;
+    }
+    if std::env::args().any(|a| a == "--objects") {
+        let corpus =
+            std::env::var("GAMEFMT_CORPUS").unwrap_or_else(|_| "../../../shared/corpus".into());
+        objects(&Path::new(&corpus).join("teeworlds"));
+        return;
+    }
+    let facts = std::env::args().any(|a| a == "--facts");
+    let corpus =
+        std::env::var("GAMEFMT_CORPUS").unwrap_or_else(|_| "../../../shared/corpus".into());
+    let tw = Path::new(&corpus).join("teeworlds");
+    let mut demos = Tally::default();
+    let mut scratch = vec![0u8; gamefmt::demo::MAX_PAYLOAD];
+    let mut ints = vec![I32::ZERO; gamefmt::demo::MAX_PAYLOAD_INTS];
+    for path in files(&tw.join("demos"), "demo") {
+        let bytes = std::fs::read(&path).unwrap();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let Ok(view) = DemoView::parse(&bytes) else {
+            continue;
+        };
+        let protocol = Protocol::of_net_version(view.header().net_version());
+        for chunk in view.chunks() {
+            let Ok(Chunk::Data {
                 kind: ChunkKind::Message,
                 payload,
             }) = chunk
@@ -580,68 +748,38 @@ fn main() {
                 continue;
             };
             demos.add(&name, protocol, msg.as_bytes(), true);
-            *kinds
-                .entry((name.clone(), libtw2_kind(protocol, msg.as_bytes(), true)))
-                .or_default() += 1;
         }
     }
     let mut th = Tally::default();
-    let mut th_files = 0;
     for path in files(&tw.join("teehistorian"), "teehistorian") {
         let bytes = std::fs::read(&path).unwrap();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
         let Ok(iter) = TeehistorianIter::new(&bytes) else {
             continue;
         };
-        th_files += 1;
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
         let mut protocols = ClientProtocols::<128>::new();
         for record in iter {
             let Ok(record) = record else { break };
             protocols.apply(&record.message);
-            match record.message {
-                Message::PlayerMessage { cid, data } => {
-                    let protocol = protocols.get(cid);
-                    th.add(&name, protocol, data, false);
-                    *kinds
-                        .entry((name.clone(), libtw2_kind(protocol, data, false)))
-                        .or_default() += 1;
-                }
-                _ => {}
+            if let Message::PlayerMessage { cid, data } = record.message {
+                th.add(&name, protocols.get(cid), data, false);
             }
         }
     }
     if facts {
-        println!(
-            "# made by benches/peers/src/bin/netmsg.rs --facts with pre-rfc3243-libtw2-gamenet-ddnet 0.2.1 \
-             and pre-rfc3243-libtw2-gamenet-teeworlds-0-7 0.2.0: messages per file by libtw2's kind"
-        );
         println!("file\tkind\tcount");
-        for ((file, kind), n) in &kinds {
-            println!("{file}\t{kind}\t{n}");
+        for t in [&demos, &th] {
+            for ((f, k), n) in &t.libtw2_kinds {
+                println!("{f}\t{k}\t{n}");
+            }
+        }
+        for t in [&demos, &th] {
+            for e in t.examples.iter().filter(|e| e.starts_with("fact")) {
+                eprintln!("{e}");
+            }
         }
         return;
     }
-    for (what, files, t) in [
-        ("demo messages", demo_files, &demos),
-        ("teehistorian MESSAGE records", th_files, &th),
-    ] {
-        println!(
-            "{what} ({files} files): compared {}, equal {} ({} typed, field by field); libtw2 refused {} that gamefmt decoded; \
-             gamefmt refused {} that libtw2 decoded; both refused {}",
-            t.compared,
-            t.equal,
-            t.typed_equal,
-            t.refused.values().sum::<u64>(),
-            t.ours_failed,
-            t.both_failed
-        );
-        let passed: Vec<String> = t.passed.iter().map(|(k, n)| format!("{k} x{n}")).collect();
-        println!("  passed through (compared by id): {}", passed.join(", "));
-        for (reason, n) in &t.refused {
-            println!("  libtw2 refused: {reason} x{n}");
-        }
-        for d in &t.differences {
-            println!("  differs: {d}");
-        }
-    }
+    report("demos", &demos);
+    report("teehistorian", &th);
 }
