@@ -36,7 +36,7 @@ table! {
         tick: Int32Column = "the tick in effect (null before the first)",
         system: Bool = "a system (engine) message",
         msg_id: Int32Column = "message id",
-        message: StringColumn = "message name (`SvChat`, `SvKillMsg`, ...; `sys:ID`, `ex:UUID`, `other:ID`)",
+        message: StringColumn = "message name (DDNet's: `Sv_Chat`, `Sv_KillMsg`, `NETMSG_SNAP`, ...; `unknown_system`, `unknown_game`, `unknown_ex`)",
         text: StringColumn = "its text: chat, broadcast, MOTD, vote, a client's name",
         data: BinaryColumn = "the message's bytes (Huffman-decoded payload)",
     }

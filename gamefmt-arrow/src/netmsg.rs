@@ -9,40 +9,25 @@
 //! // Cl_Say (17, game): team false, "hi", as a teehistorian MESSAGE
 //! // record carries it.
 //! let bytes = [17 << 1, 0, b'h', b'i', 0];
-//! assert_eq!(describe(Protocol::V06, &bytes), (Some("ClSay".into()), Some("hi".into())));
+//! assert_eq!(describe(Protocol::V06, &bytes), (Some("Cl_Say".into()), Some("hi".into())));
 //! assert_eq!(describe(Protocol::V06, &[]), (None, None));
 //! ```
 
-use std::fmt::Debug;
-
 use gamefmt::Protocol;
 use gamefmt::netmsg::{Game06, Game07, NetMsg, NetStr, decode};
-
-/// The name of an enum variant from its `Debug` form (`SvChat { .. }` →
-/// `SvChat`).
-fn variant(value: &impl Debug) -> String {
-    let debug = format!("{value:?}");
-    debug
-        .split(|c: char| !c.is_alphanumeric() && c != '_')
-        .next()
-        .unwrap_or_default()
-        .to_owned()
-}
 
 fn text(s: NetStr<'_>) -> Option<String> {
     Some(s.sanitized().collect())
 }
 
-/// The message's name (`SvChat`, `ClSay`, ...; `sys:ID` for a system
-/// message, `ex:UUID` for an extended one, `other:ID` for a game message
-/// `gamefmt` does not type) and its text when it carries one (chat,
+/// The message's name ([`NetMsg::name`]: DDNet's, `Sv_Chat`, `Cl_Say`,
+/// `NETMSG_SNAP`, ...; `unknown_system`, `unknown_game`, `unknown_ex` for
+/// what DDNet does not define) and its text when it carries one (chat,
 /// broadcast, MOTD, vote, a client's name), or `None`s when it does not
 /// decode.
 pub fn describe(protocol: Protocol, bytes: &[u8]) -> (Option<String>, Option<String>) {
     match decode(protocol, bytes) {
-        Ok(NetMsg::System { id, .. }) => (Some(format!("sys:{id}")), None),
-        Ok(NetMsg::Ex { uuid, .. }) => (Some(format!("ex:{uuid}")), None),
-        Ok(NetMsg::Game06(g)) => {
+        Ok(msg @ NetMsg::Game06(g)) => {
             let body = match g {
                 Game06::SvMotd { message }
                 | Game06::SvBroadcast { message }
@@ -54,13 +39,9 @@ pub fn describe(protocol: Protocol, bytes: &[u8]) -> (Option<String>, Option<Str
                 Game06::ClStartInfo(info) | Game06::ClChangeInfo(info) => text(info.name),
                 _ => None,
             };
-            let name = match g {
-                Game06::Other { id, .. } => format!("other:{id}"),
-                _ => variant(&g),
-            };
-            (Some(name), body)
+            (Some(msg.name().to_owned()), body)
         }
-        Ok(NetMsg::Game07(g)) => {
+        Ok(msg @ NetMsg::Game07(g)) => {
             let body = match g {
                 Game07::SvMotd { message }
                 | Game07::SvBroadcast { message }
@@ -76,12 +57,9 @@ pub fn describe(protocol: Protocol, bytes: &[u8]) -> (Option<String>, Option<Str
                 Game07::SvClientDrop { reason, .. } => text(reason),
                 _ => None,
             };
-            let name = match g {
-                Game07::Other { id, .. } => format!("other:{id}"),
-                _ => variant(&g),
-            };
-            (Some(name), body)
+            (Some(msg.name().to_owned()), body)
         }
-        Ok(_) | Err(_) => (None, None),
+        Ok(msg) => (Some(msg.name().to_owned()), None),
+        Err(_) => (None, None),
     }
 }

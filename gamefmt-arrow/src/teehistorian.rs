@@ -87,7 +87,7 @@ table! {
         client: Int32Column = "client id (−1: the server)",
         kind: StringColumn = "`join`, `drop`, `chat command`, `rcon command`, `server command`, `message`, `finish`, or the EX record's name (`teehistorian-player-name@ddnet.org`, ...; `ex` when unknown)",
         name: StringColumn = "the client's name at that tick, when recorded",
-        message: StringColumn = "for `message`: the network message (`ClSay`, `ClStartInfo`, ...; `sys:ID` for system messages, `ex:UUID` for extended ones)",
+        message: StringColumn = "for `message`: the network message (DDNet's name: `Cl_Say`, `Cl_StartInfo`, `NETMSG_INPUT`, ...; `unknown_system`, `unknown_game`, `unknown_ex` for what DDNet does not define)",
         text: StringColumn = "drop reason, command and arguments, chat text, player name, or the EX record's fields",
         ints: IntList = "integer fields: a command's flags; an EX record's (team, time, ...)",
         uuid: StringColumn = "the EX record's UUID",
