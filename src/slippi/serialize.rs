@@ -10,8 +10,8 @@
 //! ```
 //! # #[cfg(feature = "std")] {
 //! use gamefmt::slippi::{SlippiEventIter, SAMPLE};
-//! let (_, event) = SlippiEventIter::new(SAMPLE)?
-//!     .find(|e| matches!(e, Ok((_, gamefmt::slippi::Event::PreFrame(_)))))
+//! let event = SlippiEventIter::new(SAMPLE)
+//!     .find(|e| matches!(e, Ok(gamefmt::slippi::Event::PreFrame(_))))
 //!     .unwrap()?;
 //! let json = serde_json::to_value(&event).unwrap();
 //! assert_eq!(json["kind"], "pre_frame");

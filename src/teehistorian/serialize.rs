@@ -20,7 +20,7 @@
 //! }
 //! assert_eq!(kinds.last().unwrap(), "FINISH");
 //! # }
-//! # Ok::<(), gamefmt::Error>(())
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 use serde::ser::SerializeMap;

@@ -68,7 +68,7 @@ fn cli_applies_the_pre_1_6_sheik_fix() {
 }
 
 /// Damage after Game Start: `inspect` keeps the facts decoded before it
-/// (ending "truncated", a warning on stderr); `validate` fails.
+/// (ending "damaged", a warning on stderr); `validate` fails.
 #[test]
 fn cli_inspect_keeps_facts_before_damage() {
     let (_, live) = build_sample();
@@ -88,7 +88,7 @@ fn cli_inspect_keeps_facts_before_damage() {
     std::fs::remove_file(&path).unwrap();
     assert!(inspect.status.success());
     let j: serde_json::Value = serde_json::from_slice(&inspect.stdout).unwrap();
-    assert_eq!(j["end"], "truncated");
+    assert_eq!(j["end"], "damaged");
     assert_eq!(j["event_counts"]["0x38"], 2);
     assert_eq!(j["unique_frames"], 1);
     assert!(
