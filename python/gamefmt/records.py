@@ -341,7 +341,7 @@ class ExFields(TypedDict, total=False):
     team: int
     save_id: str
     save: str
-    practice: bool
+    practice: int
     name: str
     time: int
     uuid: str
