@@ -10,7 +10,7 @@ use gamefmt::slippi::{
 };
 use gamefmt::stream::End;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyDict, PyList, PyTuple};
 
 use crate::arrow::File;
 use crate::dict::dict;
@@ -106,6 +106,17 @@ fn metadata(py: Python<'_>, bytes: &[u8]) -> PyResult<PyObject> {
 /// fields) and `offset`, the event's byte offset in the file.
 fn event<'py>(py: Python<'py>, offset: usize, e: &Event<'_>) -> PyResult<Bound<'py, PyDict>> {
     let d = serialized(py, e)?;
+    if let Event::GameEnd(_) = e {
+        // pythonize makes serde's tuples (the array of placements) Python
+        // tuples; a list, as every other sequence.
+        let key = pyo3::intern!(py, "placements");
+        if let Some(t) = d
+            .get_item(key)?
+            .and_then(|p| p.downcast_into::<PyTuple>().ok())
+        {
+            d.set_item(key, t.to_list())?;
+        }
+    }
     d.set_item(pyo3::intern!(py, "offset"), offset)?;
     Ok(d)
 }
