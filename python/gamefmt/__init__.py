@@ -7,7 +7,8 @@ file), tells the format by its first bytes and returns a ``Replay``,
 ``Teehistorian``, ``Demo`` or ``Map``. Stream formats are read in constant
 memory; teehistorian records come as light ``TeehistorianRecord`` objects
 (attributes, and read as mappings like the dicts of earlier versions),
-other formats' records as dicts. Every failure is a ``gamefmt.Error`` (or a
+other formats' records as dicts. Their shapes, as ``TypedDict`` types, are in
+``gamefmt.records`` (the names the CLI's ``gamefmt dump`` uses too). Every failure is a ``gamefmt.Error`` (or a
 subclass) whose ``offset`` is the byte offset where decoding failed.
 """
 

@@ -3,6 +3,16 @@
 import os
 from typing import IO, Any, Iterator, Literal, Union, final
 
+from .records import (
+    ExError,
+    ExFields,
+    SlippiEvent,
+    SlippiFrame,
+    SlippiHeader,
+    SlippiWinner,
+    TeehistorianRecordDict,
+)
+
 _Source = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, IO[bytes]]
 _Record = dict[str, Any]
 _End = Literal["complete", "eof", "truncated"]
@@ -83,12 +93,16 @@ class _Stream(_File):
         """How the last complete pass ended (None before one ended)."""
 
 @final
-class Events(Iterator[_Record]):
-    def __next__(self) -> _Record: ...
+class Events(Iterator[SlippiEvent]):
+    """A replay's events (gamefmt.records.SlippiEvent), in stream order."""
+
+    def __next__(self) -> SlippiEvent: ...
 
 @final
-class Frames(Iterator[_Record]):
-    def __next__(self) -> _Record: ...
+class Frames(Iterator[SlippiFrame]):
+    """A replay's frames (gamefmt.records.SlippiFrame)."""
+
+    def __next__(self) -> SlippiFrame: ...
 
 @final
 class Records(Iterator[list[TeehistorianRecord]]):
@@ -154,9 +168,9 @@ class TeehistorianRecord:
     @property
     def name(self) -> str | None: ...
     @property
-    def fields(self) -> _Record: ...
+    def fields(self) -> ExFields: ...
     @property
-    def error(self) -> str: ...
+    def error(self) -> ExError: ...
     def __getitem__(self, key: str, /) -> Any: ...
     def get(self, key: str, default: Any | None = None) -> Any: ...
     def __contains__(self, key: str, /) -> bool: ...
@@ -165,8 +179,8 @@ class TeehistorianRecord:
     def keys(self) -> list[str]: ...
     def values(self) -> list[Any]: ...
     def items(self) -> list[tuple[str, Any]]: ...
-    def to_dict(self) -> _Record:
-        """The record as a dict."""
+    def to_dict(self) -> TeehistorianRecordDict:
+        """The record as a dict (gamefmt.records.TeehistorianRecordDict)."""
     def __eq__(self, value: object, /) -> bool: ...
 
 @final
@@ -182,7 +196,10 @@ class Replay(_Stream):
     @property
     def format(self) -> Literal["slippi"]: ...
     @property
-    def winners(self) -> list[_Record]:
+    def header(self) -> SlippiHeader:  # type: ignore[override]
+        """Game Start: version, stage, players, ..., raw_len."""
+    @property
+    def winners(self) -> list[SlippiWinner]:
         """Winning ports with positions: [{"port": 1, "position": 0}]."""
     def events(self) -> Events:
         """The events as dicts, in stream order."""

@@ -325,13 +325,13 @@ impl TeehistorianRecord {
         self.attribute(py, "name")
     }
 
-    /// EX: the extension's fields, a dict.
+    /// EX: the extension's payload, a dict: `kind` (`player_name`, …) and its fields.
     #[getter]
     fn fields<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         self.attribute(py, "fields")
     }
 
-    /// EX: why the extension's fields do not decode.
+    /// EX: why the extension's payload does not decode: `{kind, offset, message}`.
     #[getter]
     fn error<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         self.attribute(py, "error")

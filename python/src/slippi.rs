@@ -5,13 +5,12 @@ use std::collections::VecDeque;
 
 use gamefmt::Format;
 use gamefmt::slippi::{
-    ClosedFrame, Event, FrameGrouper, GameStart, Item, Metadata, PostFrame, PreFrame, Reader,
-    SlippiView, character_name, internal_character_name, stage_name,
+    ClosedFrame, Event, FrameGrouper, Item, Metadata, Reader, SlippiView,
     ubjson::{self, Value},
 };
 use gamefmt::stream::End;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList};
+use pyo3::types::{PyDict, PyList, PyTuple};
 
 use crate::arrow::File;
 use crate::dict::dict;
@@ -42,45 +41,23 @@ impl Replay {
     }
 }
 
-/// The per-port facts of Game Start.
-fn players<'py>(py: Python<'py>, g: &GameStart<'_>) -> PyResult<Bound<'py, PyList>> {
-    let list = PyList::empty(py);
-    for (i, p) in g.players() {
-        let c = p.character();
-        list.append(dict!(py, {
-            "port" => i.saturating_add(1),
-            "character" => c,
-            "character_name" => c.and_then(character_name),
-            "type" => p.player_type(),
-            "stocks" => p.stocks(),
-            "costume" => p.costume(),
-            "team_id" => p.team_id(),
-            "cpu_level" => p.cpu_level(),
-            "name_tag" => g.name_tag(i).map(|b| String::from_utf8_lossy(b).into_owned()),
-            "display_name" => g.display_name(i).map(|b| String::from_utf8_lossy(b).into_owned()),
-            "connect_code" => g.connect_code(i).map(|b| String::from_utf8_lossy(b).into_owned()),
-        })?)?;
-    }
-    Ok(list)
+/// A core value as Python, through its `Serialize` (the one vocabulary,
+/// `gamefmt::vocabulary`): maps become dicts.
+fn serialized<'py, T: serde::Serialize + ?Sized>(
+    py: Python<'py>,
+    value: &T,
+) -> PyResult<Bound<'py, PyDict>> {
+    Ok(pythonize::pythonize(py, value)?.downcast_into::<PyDict>()?)
 }
 
-/// Game Start as the replay's header.
-fn game_start<'py>(
-    py: Python<'py>,
-    g: &GameStart<'_>,
-    raw_len: u32,
-) -> PyResult<Bound<'py, PyDict>> {
-    dict!(py, {
-        "raw_len" => raw_len,
-        "version" => g.version().map(|v| v.to_string()),
-        "stage" => g.stage(),
-        "stage_name" => g.stage().and_then(stage_name),
-        "is_pal" => g.is_pal(),
-        "is_teams" => g.is_teams(),
-        "game_mode" => g.game_mode(),
-        "random_seed" => g.random_seed(),
-        "players" => players(py, g)?,
-    })
+/// Game Start as the replay's header: the event's fields without `kind`
+/// and `code`, with `raw_len` (the length of the raw element).
+fn game_start<'py>(py: Python<'py>, e: &Event<'_>, raw_len: u32) -> PyResult<Bound<'py, PyDict>> {
+    let d = serialized(py, e)?;
+    d.del_item(pyo3::intern!(py, "kind"))?;
+    d.del_item(pyo3::intern!(py, "code"))?;
+    d.set_item(pyo3::intern!(py, "raw_len"), raw_len)?;
+    Ok(d)
 }
 
 /// A UBJSON value as Python (objects as dicts, arrays as lists).
@@ -125,94 +102,21 @@ fn metadata(py: Python<'_>, bytes: &[u8]) -> PyResult<PyObject> {
     ubjson_value(py, v)
 }
 
-fn pre_frame<'py>(py: Python<'py>, e: &PreFrame<'_>) -> PyResult<Bound<'py, PyDict>> {
-    dict!(py, {
-        "kind" => "pre_frame", "frame" => e.frame(), "port" => e.player_index().map(|p| p.saturating_add(1)),
-        "follower" => e.is_follower(), "random_seed" => e.random_seed(),
-        "action_state" => e.action_state(), "x" => e.position_x(), "y" => e.position_y(),
-        "facing_direction" => e.facing_direction(), "joystick_x" => e.joystick_x(),
-        "joystick_y" => e.joystick_y(), "cstick_x" => e.cstick_x(), "cstick_y" => e.cstick_y(),
-        "trigger" => e.trigger(), "buttons" => e.buttons(),
-        "physical_buttons" => e.physical_buttons(), "physical_l" => e.physical_l(),
-        "physical_r" => e.physical_r(), "percent" => e.percent(),
-    })
-}
-
-fn post_frame<'py>(py: Python<'py>, e: &PostFrame<'_>) -> PyResult<Bound<'py, PyDict>> {
-    dict!(py, {
-        "kind" => "post_frame", "frame" => e.frame(), "port" => e.player_index().map(|p| p.saturating_add(1)),
-        "follower" => e.is_follower(), "character" => e.internal_character(),
-        "character_name" => e.internal_character().and_then(internal_character_name),
-        "action_state" => e.action_state(), "x" => e.position_x(), "y" => e.position_y(),
-        "facing_direction" => e.facing_direction(), "percent" => e.percent(),
-        "shield_size" => e.shield_size(), "last_attack_landed" => e.last_attack_landed(),
-        "combo_count" => e.combo_count(), "last_hit_by" => e.last_hit_by(),
-        "stocks" => e.stocks_remaining(), "action_state_frame_counter" => e.action_state_frame_counter(),
-        "is_airborne" => e.is_airborne(), "jumps_remaining" => e.jumps_remaining(),
-        "l_cancel_status" => e.l_cancel_status(), "hurtbox_state" => e.hurtbox_state(),
-        "hitlag_remaining" => e.hitlag_remaining(), "animation_index" => e.animation_index(),
-    })
-}
-
-/// One event as a dict: `kind`, `code`, `offset` and its fields.
-fn event<'py>(
-    py: Python<'py>,
-    offset: usize,
-    raw_len: u32,
-    e: &Event<'_>,
-) -> PyResult<Bound<'py, PyDict>> {
-    let d = match e {
-        Event::EventPayloads(p) => {
-            dict!(py, {"kind" => "event_payloads", "commands" => p.entries().count()})?
+/// One event as a dict: the core's serialized event (`kind`, `code`, its
+/// fields) and `offset`, the event's byte offset in the file.
+fn event<'py>(py: Python<'py>, offset: usize, e: &Event<'_>) -> PyResult<Bound<'py, PyDict>> {
+    let d = serialized(py, e)?;
+    if let Event::GameEnd(_) = e {
+        // pythonize makes serde's tuples (the array of placements) Python
+        // tuples; a list, as every other sequence.
+        let key = pyo3::intern!(py, "placements");
+        if let Some(t) = d
+            .get_item(key)?
+            .and_then(|p| p.downcast_into::<PyTuple>().ok())
+        {
+            d.set_item(key, t.to_list())?;
         }
-        Event::GameStart(g) => {
-            let d = game_start(py, g, raw_len)?;
-            d.set_item(pyo3::intern!(py, "kind"), "game_start")?;
-            d
-        }
-        Event::PreFrame(e) => pre_frame(py, e)?,
-        Event::PostFrame(e) => post_frame(py, e)?,
-        Event::GameEnd(e) => dict!(py, {
-            "kind" => "game_end", "method" => e.method(),
-            "lras_initiator" => e.lras_initiator(), "placements" => e.placements(),
-        })?,
-        Event::FrameStart(e) => dict!(py, {
-            "kind" => "frame_start", "frame" => e.frame(), "random_seed" => e.random_seed(),
-            "scene_frame_counter" => e.scene_frame_counter(),
-        })?,
-        Event::ItemUpdate(e) => dict!(py, {
-            "kind" => "item_update", "frame" => e.frame(), "type" => e.type_id(),
-            "state" => e.state(), "spawn_id" => e.spawn_id(), "x" => e.position_x(),
-            "y" => e.position_y(), "velocity_x" => e.velocity_x(), "velocity_y" => e.velocity_y(),
-            "damage_taken" => e.damage_taken(), "expiration_timer" => e.expiration_timer(),
-            "owner" => e.owner(),
-        })?,
-        Event::FrameBookend(e) => dict!(py, {
-            "kind" => "frame_bookend", "frame" => e.frame(),
-            "latest_finalized_frame" => e.latest_finalized_frame(),
-        })?,
-        Event::MessageSplitter(e) => dict!(py, {
-            "kind" => "message_splitter", "command" => e.internal_command(),
-            "size" => e.actual_size(), "last" => e.is_last(),
-        })?,
-        Event::GeckoList(l) => dict!(py, {"kind" => "gecko_list", "codes" => l.codes().count()})?,
-        Event::FodPlatform(e) => dict!(py, {
-            "kind" => "fod_platform", "frame" => e.frame(), "platform" => e.platform(),
-            "height" => e.height(),
-        })?,
-        Event::Whispy(e) => {
-            dict!(py, {"kind" => "whispy", "frame" => e.frame(), "direction" => e.direction()})?
-        }
-        Event::StadiumTransformation(e) => dict!(py, {
-            "kind" => "stadium_transformation", "frame" => e.frame(), "event" => e.event(),
-            "type" => e.transformation(),
-        })?,
-        Event::Unknown(u) => dict!(py, {
-            "kind" => "unknown", "payload" => PyBytes::new(py, u.payload()),
-        })?,
-        _ => dict!(py, {"kind" => "other", "payload" => PyBytes::new(py, e.payload())})?,
-    };
-    d.set_item(pyo3::intern!(py, "code"), e.code())?;
+    }
     d.set_item(pyo3::intern!(py, "offset"), offset)?;
     Ok(d)
 }
@@ -239,8 +143,8 @@ impl Replay {
         loop {
             match reader.next() {
                 Some(Ok(Item::Header { raw_len: n })) => raw_len = n,
-                Some(Ok(Item::Event(Event::GameStart(g)))) => {
-                    let h = game_start(py, &g, raw_len)?.unbind();
+                Some(Ok(Item::Event(e @ Event::GameStart(_)))) => {
+                    let h = game_start(py, &e, raw_len)?.unbind();
                     slf.header = Some(h.clone_ref(py));
                     return Ok(h);
                 }
@@ -340,7 +244,6 @@ impl Replay {
 pub struct Events {
     owner: Py<Replay>,
     reader: Option<Reader<Stream>>,
-    raw_len: u32,
 }
 
 impl Events {
@@ -348,7 +251,6 @@ impl Events {
         Self {
             owner,
             reader: Some(Reader::new(stream)),
-            raw_len: 0,
         }
     }
 
@@ -364,9 +266,8 @@ impl Events {
         loop {
             let offset = reader.offset();
             match reader.next() {
-                Some(Ok(Item::Header { raw_len })) => self.raw_len = raw_len,
                 Some(Ok(Item::Event(e))) => {
-                    let d = event(py, offset, self.raw_len, &e)?;
+                    let d = event(py, offset, &e)?;
                     return each(&e, d).map(Some);
                 }
                 Some(Ok(Item::Metadata(m))) => {

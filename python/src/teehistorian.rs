@@ -4,15 +4,12 @@
 
 use gamefmt::Format;
 use gamefmt::stream::End;
-use gamefmt::teehistorian::{
-    ClientProtocols, CommandSource, ExMessage, Item, MAX_CLIENTS, Message, PlayerNames, Reader,
-};
+use gamefmt::teehistorian::{ClientProtocols, Item, MAX_CLIENTS, Message, PlayerNames, Reader};
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList, PyString};
+use pyo3::types::{PyDict, PyList, PyString};
 
 use crate::arrow::File;
-use crate::dict::dict;
 use crate::error;
 use crate::record::{Body, TeehistorianRecord};
 use crate::source::{Input, Stream};
@@ -84,66 +81,12 @@ fn text<'py>(py: Python<'py>, bytes: &[u8]) -> Bound<'py, PyString> {
     PyString::new(py, &String::from_utf8_lossy(bytes))
 }
 
-/// The typed fields of an EX record.
-fn ex_fields<'py>(py: Python<'py>, ex: &ExMessage<'_>) -> PyResult<Bound<'py, PyDict>> {
-    match *ex {
-        ExMessage::DdnetVersionOld { cid, version } => {
-            dict!(py, {"cid" => cid, "version" => version})
-        }
-        ExMessage::DdnetVersion {
-            cid,
-            connection_id,
-            version,
-            version_str,
-        } => dict!(py, {
-            "cid" => cid, "connection_id" => connection_id.to_string(),
-            "version" => version, "version_str" => text(py, version_str),
-        }),
-        ExMessage::AuthInit {
-            cid,
-            level,
-            auth_name,
-        }
-        | ExMessage::AuthLogin {
-            cid,
-            level,
-            auth_name,
-        } => {
-            dict!(py, {"cid" => cid, "level" => level, "auth_name" => text(py, auth_name)})
-        }
-        ExMessage::AuthLogout { cid }
-        | ExMessage::JoinVer6 { cid }
-        | ExMessage::JoinVer7 { cid }
-        | ExMessage::PlayerReady { cid }
-        | ExMessage::PlayerRejoin { cid } => dict!(py, {"cid" => cid}),
-        ExMessage::PlayerSwitch { cid1, cid2 } => dict!(py, {"cid1" => cid1, "cid2" => cid2}),
-        ExMessage::SaveSuccess {
-            team,
-            save_id,
-            save,
-        }
-        | ExMessage::LoadSuccess {
-            team,
-            save_id,
-            save,
-        } => dict!(py, {
-            "team" => team, "save_id" => save_id.to_string(), "save" => text(py, save),
-        }),
-        ExMessage::SaveFailure { team } | ExMessage::LoadFailure { team } => {
-            dict!(py, {"team" => team})
-        }
-        ExMessage::PlayerTeam { cid, team } => dict!(py, {"cid" => cid, "team" => team}),
-        ExMessage::TeamPractice { team, practice } => {
-            dict!(py, {"team" => team, "practice" => practice})
-        }
-        ExMessage::PlayerName { cid, name } => dict!(py, {"cid" => cid, "name" => text(py, name)}),
-        ExMessage::PlayerFinish { cid, time } => dict!(py, {"cid" => cid, "time" => time}),
-        ExMessage::TeamFinish { team, time } => dict!(py, {"team" => team, "time" => time}),
-        ExMessage::Antibot { data } | ExMessage::Unknown { data, .. } => {
-            dict!(py, {"data" => PyBytes::new(py, data)})
-        }
-        _ => Ok(PyDict::new(py)),
-    }
+/// A message's fields as the core serializes them (the one vocabulary,
+/// `gamefmt::vocabulary`), without its `kind` (the record has it).
+fn fields<'py>(py: Python<'py>, message: &Message<'_>) -> PyResult<Bound<'py, PyDict>> {
+    let d = pythonize::pythonize(py, message)?.downcast_into::<PyDict>()?;
+    d.del_item(intern!(py, "kind"))?;
+    Ok(d)
 }
 
 /// The fields of a record of the rarer kinds (MESSAGE, DROP,
@@ -171,40 +114,17 @@ fn body(py: Python<'_>, message: &Message<'_>, protocol: gamefmt::Protocol) -> P
         Message::PlayerOld { cid } | Message::Join { cid } => return Ok(Body::Client { cid }),
         Message::TickSkip { dt } => return Ok(Body::TickSkip { dt }),
         Message::Finish => return Ok(Body::Empty),
-        Message::PlayerMessage { cid, data } => {
+        Message::PlayerMessage { data, .. } => {
+            let d = fields(py, message)?;
             let (name, text) = gamefmt_arrow::netmsg::describe(protocol, data);
-            let d = dict!(py, {"cid" => cid, "data" => PyBytes::new(py, data), "message" => name})?;
+            d.set_item(intern!(py, "message"), name)?;
             if let Some(text) = text {
-                d.set_item(pyo3::intern!(py, "text"), text)?;
+                d.set_item(intern!(py, "text"), text)?;
             }
             d
         }
-        Message::Drop { cid, reason } => dict!(py, {"cid" => cid, "reason" => text(py, reason)})?,
-        Message::ConsoleCommand {
-            cid,
-            flags,
-            cmd,
-            args,
-        } => {
-            let list = PyList::empty(py);
-            for a in args.iter() {
-                list.append(text(py, a))?;
-            }
-            dict!(py, {
-                "cid" => cid,
-                "flags" => flags,
-                "source" => CommandSource::of(cid, flags).name(),
-                "cmd" => text(py, cmd),
-                "args" => list,
-            })?
-        }
-        Message::Ex(ex) => {
-            let d = dict!(py, {"uuid" => ex.uuid.to_string(), "name" => ex.name()})?;
-            match ex.parse() {
-                Ok(typed) => d.set_item(pyo3::intern!(py, "fields"), ex_fields(py, &typed)?)?,
-                Err(e) => d.set_item(pyo3::intern!(py, "error"), e.to_string())?,
-            }
-            d
+        Message::Drop { .. } | Message::ConsoleCommand { .. } | Message::Ex(_) => {
+            fields(py, message)?
         }
     };
     Ok(Body::Dict(d.unbind()))
