@@ -45,13 +45,7 @@ fn inspect_json_matches_expected_facts() {
         let stdout = String::from_utf8(out.stdout).unwrap();
         assert_eq!(stdout.lines().count(), 1, "one JSON object");
         let got: Value = serde_json::from_str(&stdout).unwrap();
-        for key in [
-            "format",
-            "version",
-            "messages",
-            "counts",
-            "last_tick",
-        ] {
+        for key in ["format", "version", "messages", "counts", "last_tick"] {
             assert_eq!(got[key], expected[key], "{}: {key}", file.display());
         }
         // The facts say "finish" (FINISH read) where the vocabulary says
