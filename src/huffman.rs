@@ -488,6 +488,7 @@ mod tests {
         assert_eq!(sum, 1 << 32);
     }
 
+    #[cfg(feature = "alloc")]
     #[test]
     fn padding_bits() {
         // The end symbol alone: 15 bits, one bit of padding.

@@ -75,5 +75,4 @@ pub use slippi::*;
 pub use snapshot::*;
 pub use stream::*;
 pub use teehistorian::*;
-pub use text::*;
 pub use warning::*;
