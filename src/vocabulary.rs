@@ -105,7 +105,10 @@ macro_rules! map {
         serde::ser::SerializeMap::end(map)
     }};
 }
-#[allow(unused_imports, reason = "used by path only from the format modules enabled")]
+#[allow(
+    unused_imports,
+    reason = "used by path only from the format modules enabled"
+)]
 pub(crate) use map;
 
 /// Writes `key => value` entries into an open `SerializeMap` (for records
