@@ -61,6 +61,29 @@ pub fn serialize_bytes<S: Serializer>(bytes: &[u8], serializer: S) -> Result<S::
     serializer.serialize_bytes(bytes)
 }
 
+/// A UUID that serializes as its hyphenated lower-case string (see
+/// [`serialize_uuid`]).
+#[cfg(any(
+    feature = "datafile",
+    feature = "snapshot",
+    feature = "teehistorian",
+    feature = "netmsg"
+))]
+#[derive(Clone, Copy)]
+pub struct UuidStr(pub uuid::Uuid);
+
+#[cfg(any(
+    feature = "datafile",
+    feature = "snapshot",
+    feature = "teehistorian",
+    feature = "netmsg"
+))]
+impl Serialize for UuidStr {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serialize_uuid(&self.0, serializer)
+    }
+}
+
 /// Bytes that are meant as text, shown as UTF-8 with each invalid sequence
 /// replaced by U+FFFD (as `String::from_utf8_lossy` does, without
 /// allocating).

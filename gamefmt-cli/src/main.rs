@@ -90,18 +90,10 @@ impl Ctx {
         })
     }
 
-    /// The `warnings` array of `inspect --json`.
+    /// The `warnings` array of `inspect --json`: each the core's
+    /// serialized warning (`kind`, `offset`, `message`).
     pub fn warnings_json(&self) -> serde_json::Value {
-        self.warnings
-            .iter()
-            .map(|w| {
-                serde_json::json!({
-                    "kind": w.kind.name(),
-                    "offset": w.offset,
-                    "message": w.kind.to_string(),
-                })
-            })
-            .collect()
+        serde_json::to_value(&self.warnings).unwrap_or_default()
     }
 }
 

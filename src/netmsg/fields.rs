@@ -133,24 +133,7 @@ impl<'a> Fields<'a> {
     }
 }
 
-/// Serializes raw bytes as bytes.
+/// The vocabulary's byte and UUID serializers, under the names the
+/// generated code uses.
 #[cfg(feature = "serde")]
-pub(crate) struct SerBytes<'a>(pub &'a [u8]);
-
-#[cfg(feature = "serde")]
-impl serde::Serialize for SerBytes<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> core::result::Result<S::Ok, S::Error> {
-        crate::vocabulary::serialize_bytes(self.0, s)
-    }
-}
-
-/// Serializes a UUID as its hyphenated string.
-#[cfg(feature = "serde")]
-pub(crate) struct SerUuid(pub uuid::Uuid);
-
-#[cfg(feature = "serde")]
-impl serde::Serialize for SerUuid {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> core::result::Result<S::Ok, S::Error> {
-        crate::vocabulary::serialize_uuid(&self.0, s)
-    }
-}
+pub(crate) use crate::vocabulary::{Bytes as SerBytes, UuidStr as SerUuid};

@@ -33,6 +33,11 @@ fn port(index: Option<u8>) -> Option<u16> {
     index.map(|i| u16::from(i).saturating_add(1))
 }
 
+/// A signed player index (−1 for none) as its 1-based port, or `None`.
+fn signed_port(index: Option<i8>) -> Option<u16> {
+    port(index.and_then(|i| u8::try_from(i).ok()))
+}
+
 impl Event<'_> {
     /// The event's name, the `kind` of its serialized form: `game_start`,
     /// `pre_frame`, `post_frame`, …, `unknown`.
@@ -164,7 +169,7 @@ impl Serialize for Event<'_> {
             Self::PostFrame(e) => post_frame(s, code, e),
             Self::GameEnd(e) => map!(s, {
                 "kind" => "game_end", "code" => code, "method" => e.method(),
-                "lras_initiator" => e.lras_initiator().and_then(|i| u8::try_from(i).ok()).map(|i| port(Some(i))),
+                "lras_initiator" => signed_port(e.lras_initiator()),
                 "placements" => e.placements(),
             }),
             Self::FrameStart(e) => map!(s, {
@@ -177,7 +182,7 @@ impl Serialize for Event<'_> {
                 "x" => e.position_x(), "y" => e.position_y(),
                 "velocity_x" => e.velocity_x(), "velocity_y" => e.velocity_y(),
                 "damage_taken" => e.damage_taken(), "expiration_timer" => e.expiration_timer(),
-                "owner" => e.owner().and_then(|i| u8::try_from(i).ok()).map(|i| port(Some(i))),
+                "owner" => signed_port(e.owner()),
             }),
             Self::FrameBookend(e) => map!(s, {
                 "kind" => "frame_bookend", "code" => code, "frame" => e.frame(),

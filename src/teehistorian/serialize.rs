@@ -27,16 +27,7 @@ use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 
 use super::{Args, CommandSource, Ex, ExMessage, Message, Record};
-use crate::vocabulary::{Bytes, LossyStr, entries, map};
-
-/// A UUID as its hyphenated string.
-struct UuidStr<'a>(&'a uuid::Uuid);
-
-impl Serialize for UuidStr<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        crate::vocabulary::serialize_uuid(self.0, s)
-    }
-}
+use crate::vocabulary::{Bytes, LossyStr, UuidStr, entries, map};
 
 /// The arguments of a console command, each as text.
 impl Serialize for Args<'_> {
@@ -83,7 +74,7 @@ fn message_entries<M: SerializeMap>(m: &mut M, message: &Message<'_>) -> Result<
 
 /// An EX message's `uuid`, `name` and `fields` (or `error`).
 fn ex_entries<M: SerializeMap>(m: &mut M, ex: &Ex<'_>) -> Result<(), M::Error> {
-    entries!(m, { "uuid" => UuidStr(&ex.uuid), "name" => ex.name() });
+    entries!(m, { "uuid" => UuidStr(ex.uuid), "name" => ex.name() });
     match ex.parse() {
         Ok(typed) => entries!(m, { "fields" => typed }),
         Err(e) => entries!(m, { "error" => e }),
@@ -156,7 +147,7 @@ impl Serialize for ExMessage<'_> {
             } => map!(s, {
                 "kind" => kind,
                 "cid" => cid,
-                "connection_id" => UuidStr(&connection_id),
+                "connection_id" => UuidStr(connection_id),
                 "version" => version,
                 "version_str" => LossyStr(version_str),
             }),
@@ -190,7 +181,7 @@ impl Serialize for ExMessage<'_> {
                 save_id,
                 save,
             } => map!(s, {
-                "kind" => kind, "team" => team, "save_id" => UuidStr(&save_id), "save" => LossyStr(save),
+                "kind" => kind, "team" => team, "save_id" => UuidStr(save_id), "save" => LossyStr(save),
             }),
             Self::SaveFailure { team } | Self::LoadFailure { team } => {
                 map!(s, { "kind" => kind, "team" => team })
@@ -212,7 +203,7 @@ impl Serialize for ExMessage<'_> {
                 map!(s, { "kind" => kind, "team" => team, "time" => time })
             }
             Self::Unknown { uuid, data } => {
-                map!(s, { "kind" => kind, "uuid" => UuidStr(&uuid), "data" => Bytes(data) })
+                map!(s, { "kind" => kind, "uuid" => UuidStr(uuid), "data" => Bytes(data) })
             }
         }
     }
