@@ -15,12 +15,9 @@
     reason = "tests: a panic is the failure report"
 )]
 
-#[path = "common/counting_alloc.rs"]
-mod counting_alloc;
-
 use std::time::{Duration, Instant};
 
-use counting_alloc::{CountingAlloc, allocations_during, largest_allocation_during};
+use crate::counting_alloc::{allocations_during, largest_allocation_during};
 use gamefmt::datafile::{DatafileView, DatafileWriter, WriteVersion};
 use gamefmt::map::{Layer, MapView};
 use gamefmt::snapshot::{self, DeltaView, SnapshotBuilder, SnapshotView};
@@ -28,9 +25,6 @@ use gamefmt::stream::{Decoded, End};
 use gamefmt::{ErrorKind, demo, huffman, slippi, teehistorian};
 use zerocopy::IntoBytes;
 use zerocopy::little_endian::I32;
-
-#[global_allocator]
-static ALLOC: CountingAlloc = CountingAlloc;
 
 /// What "fast" means here: far below the time a loop over the claim takes.
 const FAST: Duration = Duration::from_secs(2);

@@ -9,7 +9,7 @@
     clippy::arithmetic_side_effects
 )]
 
-mod common;
+use crate::common;
 
 use gamefmt::ErrorKind;
 use gamefmt::datafile::{DatafileView, ITEMTYPE_EX, UUID_AUTOMAPPER_CONFIG};

@@ -7,15 +7,10 @@
     clippy::arithmetic_side_effects
 )]
 
-mod common;
-#[path = "common/counting_alloc.rs"]
-mod counting_alloc;
+use crate::common;
 
-use counting_alloc::{CountingAlloc, allocations_during};
+use crate::counting_alloc::allocations_during;
 use gamefmt::datafile::{DatafileView, SAMPLE, UUID_AUTOMAPPER_CONFIG};
-
-#[global_allocator]
-static ALLOC: CountingAlloc = CountingAlloc;
 
 fn walk(bytes: &[u8], buf: &mut [u8]) -> (usize, i64) {
     let Ok(map) = DatafileView::parse(bytes) else {

@@ -10,7 +10,7 @@
     clippy::arithmetic_side_effects
 )]
 
-mod common;
+use crate::common;
 
 use gamefmt::datafile::{DatafileView, DatafileWriter, SAMPLE, UUID_TEST, WriteVersion};
 use gamefmt::{Error, ErrorKind};

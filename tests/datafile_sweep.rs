@@ -10,9 +10,8 @@
     clippy::arithmetic_side_effects
 )]
 
-mod common;
-#[path = "common/sweep.rs"]
-mod sweep;
+use crate::common;
+use crate::sweep;
 
 use gamefmt::ErrorKind;
 use gamefmt::datafile::DatafileView;

@@ -11,7 +11,7 @@
     clippy::arithmetic_side_effects
 )]
 
-mod common;
+use crate::common;
 
 use gamefmt::demo::{
     Chunk, ChunkKind, DemoView, Frames, OwnedBuffers, Reader, Reconstructor, decode_payload,

@@ -13,14 +13,10 @@
     clippy::arithmetic_side_effects
 )]
 
-mod common;
-#[path = "common/counting_alloc.rs"]
-mod counting_alloc;
+use crate::common;
+use crate::counting_alloc;
 #[path = "common/demo_gen.rs"]
 mod demo_gen;
-
-#[global_allocator]
-static ALLOC: counting_alloc::CountingAlloc = counting_alloc::CountingAlloc;
 
 use gamefmt::demo::{
     self, Chunk, ChunkKind, DemoMap, DemoView, DemoWriter, OwnedBuffers, Reconstructor, Recorder,

@@ -12,7 +12,7 @@
     reason = "tests: a panic is the failure report"
 )]
 
-mod common;
+use crate::common;
 
 use core::future::Future;
 use core::pin::pin;

@@ -8,16 +8,11 @@
     clippy::arithmetic_side_effects
 )]
 
-mod common;
-#[path = "common/counting_alloc.rs"]
-mod counting_alloc;
+use crate::common;
 
-use counting_alloc::{CountingAlloc, allocations_during};
+use crate::counting_alloc::allocations_during;
 use gamefmt::datafile::SAMPLE;
 use gamefmt::map::{Layer, MapView, SoundSources, TileData};
-
-#[global_allocator]
-static ALLOC: CountingAlloc = CountingAlloc;
 
 /// Walks the whole map; returns (tiles, quads, envelope points, strings).
 fn walk(bytes: &[u8], buf: &mut [u8]) -> (usize, usize, usize, usize) {

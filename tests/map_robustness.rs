@@ -7,7 +7,7 @@
     clippy::arithmetic_side_effects
 )]
 
-mod common;
+use crate::common;
 
 use gamefmt::datafile::DatafileView;
 use gamefmt::map::{Layer, MapView};

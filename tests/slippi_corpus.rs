@@ -10,7 +10,7 @@
     clippy::arithmetic_side_effects
 )]
 
-mod common;
+use crate::common;
 #[path = "common/slippi_expected.rs"]
 mod slippi_expected;
 

@@ -17,7 +17,7 @@
     clippy::cast_possible_truncation
 )]
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::io::Cursor;

@@ -9,18 +9,13 @@
     clippy::arithmetic_side_effects
 )]
 
-mod common;
-#[path = "common/counting_alloc.rs"]
-mod counting_alloc;
+use crate::common;
 
-use counting_alloc::{CountingAlloc, allocations_during};
+use crate::counting_alloc::allocations_during;
 use gamefmt::slippi::{
     Decoder, Event, Frames, GeckoList, Reassembler, SAMPLE, SlippiEventIter, SlippiView,
 };
 use gamefmt::stream::Decoded;
-
-#[global_allocator]
-static ALLOC: CountingAlloc = CountingAlloc;
 
 /// Reads a few fields of every kind of event and sums them.
 fn walk(bytes: &[u8], buf: &mut [u8]) -> (u64, usize) {

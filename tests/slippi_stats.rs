@@ -18,7 +18,7 @@
     clippy::arithmetic_side_effects
 )]
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -12,7 +12,7 @@
     clippy::arithmetic_side_effects
 )]
 
-mod common;
+use crate::common;
 
 use gamefmt::ErrorKind;
 use gamefmt::slippi::{SAMPLE, decompress_slpz, is_slpz};

@@ -22,7 +22,7 @@
     reason = "tests: a panic is the failure report"
 )]
 
-mod common;
+use crate::common;
 
 use gamefmt::demo::{self, DemoView, OwnedBuffers};
 use gamefmt::slippi::{self, Event, FrameGrouper, SlippiEventIter};

@@ -9,18 +9,13 @@
     clippy::arithmetic_side_effects
 )]
 
-mod common;
-#[path = "common/counting_alloc.rs"]
-mod counting_alloc;
+use crate::common;
 
-use counting_alloc::{CountingAlloc, allocations_during};
+use crate::counting_alloc::allocations_during;
 use gamefmt::demo::{Buffers, Chunk, ChunkKind, DemoView, Frames, decode_payload};
 use gamefmt::snapshot::{DeltaView, SnapshotView, apply};
 use zerocopy::IntoBytes;
 use zerocopy::little_endian::I32;
-
-#[global_allocator]
-static ALLOC: CountingAlloc = CountingAlloc;
 
 struct Bufs {
     scratch: Vec<u8>,

@@ -4,7 +4,7 @@
 //! and the snapshots its `CSnapshotBuilder` lays out.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use gamefmt::snapshot::{
     DeltaCreator, DeltaView, ITEM_SIZES_06, MAX_SNAPSHOT_INTS, SnapshotBuilder, SnapshotView, apply,

@@ -11,7 +11,7 @@
     reason = "tests: a panic is the failure report"
 )]
 
-mod common;
+use crate::common;
 
 use gamefmt::datafile::DatafileView;
 use gamefmt::demo::{DemoView, Frames, OwnedBuffers};

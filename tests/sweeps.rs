@@ -17,9 +17,8 @@
     reason = "tests: a panic is the failure report"
 )]
 
-mod common;
-#[path = "common/sweep.rs"]
-mod sweep;
+use crate::common;
+use crate::sweep;
 
 use gamefmt::demo::{self, Chunk, ChunkKind, DemoView, Frames, OwnedBuffers};
 use gamefmt::snapshot::{DeltaView, SnapshotView};

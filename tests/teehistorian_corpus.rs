@@ -9,7 +9,7 @@
     clippy::arithmetic_side_effects
 )]
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 

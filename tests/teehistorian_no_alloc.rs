@@ -8,16 +8,11 @@
     clippy::arithmetic_side_effects
 )]
 
-mod common;
-#[path = "common/counting_alloc.rs"]
-mod counting_alloc;
+use crate::common;
 
-use counting_alloc::{CountingAlloc, allocations_during};
+use crate::counting_alloc::allocations_during;
 use gamefmt::stream::{Decoded, End};
 use gamefmt::teehistorian::{Decoder, Item, Message, PlayerState, SAMPLE, TeehistorianIter};
-
-#[global_allocator]
-static ALLOC: CountingAlloc = CountingAlloc;
 
 /// Slice iteration with header access, EX decoding and player state.
 fn walk(bytes: &[u8]) -> (usize, Option<End>) {

@@ -3,7 +3,7 @@
 //!
 //! Needs the `verify-uuids` feature (it enables the `uuid` crate's `v3`
 //! hashing, which the library itself never needs):
-//! `cargo test --features verify-uuids --test uuids`.
+//! `cargo test --features verify-uuids --test integration uuids::`.
 
 use gamefmt::uuid::Uuid;
 use gamefmt::{datafile, demo, netmsg, snapshot, teehistorian::uuids};

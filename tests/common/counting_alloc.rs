@@ -44,6 +44,7 @@ unsafe impl GlobalAlloc for CountingAlloc {
 
 /// Runs `f` and returns its result with the number of allocations the
 /// current thread made meanwhile.
+#[allow(dead_code, reason = "used by the modules that need a format's feature")]
 pub fn allocations_during<T>(f: impl FnOnce() -> T) -> (T, usize) {
     let before = COUNT.with(Cell::get);
     let out = f();
