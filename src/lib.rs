@@ -92,6 +92,30 @@
 //! `demo`/`teehistorian`/`netmsg`) and [`heapless`] (the per-frame lists of
 //! `slippi::Frame`).
 //!
+//! # Adding a format, a stat or a surface
+//!
+//! The checklist (DESIGN.md's, kept here beside the code it names):
+//!
+//! - **A format**: its module under `src/` (the raw wire structs, a view
+//!   for what fits in memory, a push decoder for streams with its slice
+//!   iterator and reader aliases, a writer under `alloc`); a [`Format`]
+//!   variant and its magic in `format.rs`; a feature in `Cargo.toml`
+//!   pulling only its dependencies; `Serialize` under `serde` following
+//!   [`vocabulary`]'s conventions, with `name()` on every record enum; a
+//!   fuzz target in `fuzz/`; corpus facts and a module in
+//!   `tests/integration.rs`; the clippy, thumbv7em and MSRV steps of
+//!   `.ci/run` list it in `FORMATS`.
+//! - **A stat or other knowledge**: a state machine in the core (no
+//!   allocation, fixed memory with documented caps) with `Serialize`,
+//!   compared in a test with its reference implementation's output
+//!   (committed beside the script that produced it).
+//! - **A surface** (a crate beside the core: `gamefmt-cli`, `gamefmt-ffi`,
+//!   `gamefmt-arrow`, `python`): fields come from the core's `Serialize`
+//!   (serde_json, pythonize), never named again by hand; a hot path may
+//!   build its own columns when a test holds it equal to the `Serialize`
+//!   output on the corpus. Every surface matches [`Format`] exhaustively,
+//!   so a new format does not compile until each one handles it.
+//!
 //! # Example
 //!
 //! ```
