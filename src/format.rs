@@ -69,6 +69,31 @@ impl Format {
         None
     }
 
+    /// Every format, in the order of this enum: the registry each surface
+    /// walks. A surface outside this crate cannot match `Format`
+    /// exhaustively (it is `#[non_exhaustive]`), so each one has a test
+    /// that goes through `ALL` and fails when the surface misses a format.
+    pub const ALL: [Self; 4] = [Self::Datafile, Self::Demo, Self::Slippi, Self::Teehistorian];
+
+    /// The bytes every file of the format starts with (for a datafile, the
+    /// little-endian `DATA`; `ATAD` is recognised too). Enough for
+    /// [`Format::detect`]:
+    ///
+    /// ```
+    /// for format in gamefmt::Format::ALL {
+    ///     assert_eq!(gamefmt::Format::detect(format.magic()), Some(format));
+    /// }
+    /// ```
+    #[must_use]
+    pub const fn magic(self) -> &'static [u8] {
+        match self {
+            Self::Datafile => DATAFILE_MAGIC,
+            Self::Demo => DEMO_MAGIC,
+            Self::Slippi => SLIPPI_SIGNATURE,
+            Self::Teehistorian => &TEEHISTORIAN_MAGIC,
+        }
+    }
+
     /// The format's short name, as printed by the `gamefmt` command.
     #[must_use]
     pub const fn name(self) -> &'static str {
@@ -77,6 +102,34 @@ impl Format {
             Self::Demo => "demo",
             Self::Slippi => "slippi",
             Self::Teehistorian => "teehistorian",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Format;
+
+    /// The match is exhaustive here, inside the crate: a new variant does
+    /// not compile until it has a position, and the test fails until
+    /// [`Format::ALL`] holds it there.
+    #[test]
+    fn all_lists_every_variant_once_in_order() {
+        let position = |format: Format| match format {
+            Format::Datafile => 0,
+            Format::Demo => 1,
+            Format::Slippi => 2,
+            Format::Teehistorian => 3,
+        };
+        let positions: [usize; 4] = [0, 1, 2, 3];
+        assert_eq!(Format::ALL.map(position), positions);
+        for format in Format::ALL {
+            assert_eq!(
+                Format::detect(format.magic()),
+                Some(format),
+                "{}",
+                format.name()
+            );
         }
     }
 }

@@ -123,18 +123,18 @@ impl Table {
         ]
     }
 
-    /// The tables of one input format.
+    /// The tables of one input format: the run of [`Table::all`] whose
+    /// [`input_format`](Self::input_format) it is (`tests/registry.rs`
+    /// holds every format's run non-empty and contiguous).
     #[must_use]
     pub fn of(format: Format) -> &'static [Self] {
         let all = Self::all();
-        let range = match format {
-            Format::Slippi => 0..3,
-            Format::Teehistorian => 3..7,
-            Format::Demo => 7..9,
-            Format::Datafile => 9..11,
-            _ => 0..0,
-        };
-        all.get(range).unwrap_or_default()
+        let first = all.iter().position(|t| t.input_format() == format);
+        let last = all.iter().rposition(|t| t.input_format() == format);
+        match (first, last) {
+            (Some(first), Some(last)) => all.get(first..=last).unwrap_or_default(),
+            _ => &[],
+        }
     }
 
     /// The table's name (`games`, `frames`, ...), its folder's `table=`.

@@ -12,6 +12,7 @@ mod datafile;
 mod demo;
 mod duckdb;
 mod map;
+mod registry;
 mod slippi;
 #[path = "../../../tests/common/slippi_build.rs"]
 mod slippi_build;
