@@ -113,8 +113,11 @@
 //!   `gamefmt-arrow`, `python`): fields come from the core's `Serialize`
 //!   (serde_json, pythonize), never named again by hand; a hot path may
 //!   build its own columns when a test holds it equal to the `Serialize`
-//!   output on the corpus. Every surface matches [`Format`] exhaustively,
-//!   so a new format does not compile until each one handles it.
+//!   output on the corpus. [`Format`] is `#[non_exhaustive]`, so a
+//!   surface cannot match it exhaustively: each has a test that walks
+//!   [`Format::ALL`] and fails until the surface handles a new format
+//!   (`gamefmt-cli/tests/cli/registry.rs`, `gamefmt-ffi/tests/registry.rs`,
+//!   `gamefmt-arrow/tests/registry.rs`).
 //!
 //! # Example
 //!
