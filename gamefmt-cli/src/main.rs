@@ -31,6 +31,7 @@ mod map;
 mod netmsg;
 mod slippi;
 mod teehistorian;
+mod watch;
 
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -138,6 +139,11 @@ enum Command {
     /// OUT_DIR/format=F/table=T/part-NAME-NNNN.EXT.
     #[cfg(feature = "export")]
     Export(export::ExportArgs),
+    /// Follow Slippi games as they are played (a growing `.slp`, a folder
+    /// Dolphin writes replays into, or a console/relay at HOST:PORT): one
+    /// JSON line per game start, stock lost and game end; `--record DIR`
+    /// keeps each game as a `.slp`.
+    Watch(watch::WatchArgs),
 }
 
 impl Command {
@@ -259,6 +265,7 @@ fn main() -> ExitCode {
         Command::Chat { json, files } => chat(files, *json),
         #[cfg(feature = "export")]
         Command::Export(args) => export::run(args),
+        Command::Watch(args) => watch::run(args),
         Command::Inspect { inputs, .. }
         | Command::Dump { inputs, .. }
         | Command::Validate { inputs } => batch::run_all(&cli.command, inputs, cli.strict),

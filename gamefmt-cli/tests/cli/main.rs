@@ -18,3 +18,4 @@ mod slippi_build;
 #[path = "../../../tests/common/slippi_expected.rs"]
 mod slippi_expected;
 mod teehistorian;
+mod watch;

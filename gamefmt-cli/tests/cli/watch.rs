@@ -1,0 +1,343 @@
+//! `gamefmt watch` on a fake console (a loopback TCP server sending corpus
+//! replays as Slippi Nintendont frames them), a growing file and a folder
+//! Dolphin would write into. The recorded `.slp` files equal, byte for
+//! byte, what slippi-js 9.1.2's `SlpFileWriter` wrote for the same feed
+//! (`benches/peers/slippi-js/record_oracle.tsv`, also checked by the
+//! core's `tests/slippi_live.rs`); the printed winners are slippi-js's
+//! (`SlippiView::winners`) and the stocks lost are the finished file's
+//! stats (`SlippiStats`, held equal to slippi-js by `tests/slippi_stats.rs`).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    clippy::arithmetic_side_effects,
+    reason = "tests: a panic is the failure report"
+)]
+
+use std::io::{Read, Write};
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use gamefmt::slippi::live::{
+    ConsoleMessage, Continuity, Handshake, Replay, client_handshake, encode_message,
+};
+use gamefmt::slippi::{SlippiStats, SlippiView};
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+use crate::common;
+
+/// The `startAt` and console nick slippi-js's file writer was run with
+/// for the oracle (`record_oracle.mjs`).
+const START_AT: &str = "2024-05-01T18:30:00.123Z";
+const NICK: &str = "gamefmt-oracle";
+
+/// Two corpus replays with an oracle recording, sent one after the other.
+const GAMES: [&str; 2] = [
+    "v3.17.0_slippi-js_FodPlatforms.slp",
+    "v3.14.0_slippi-js_unranked_game1.slp",
+];
+
+/// A replay's bytes, its raw events up to its first Game End (what a
+/// console sends for it), and each event's bytes.
+struct Game {
+    name: &'static str,
+    file: Vec<u8>,
+    raw: Vec<u8>,
+    events: Vec<Vec<u8>>,
+}
+
+fn game(dir: &Path, name: &'static str) -> Game {
+    let file = std::fs::read(dir.join("slippi").join(name)).unwrap();
+    let view = SlippiView::parse(&file).unwrap();
+    let mut events = Vec::new();
+    for e in view.events() {
+        let e = e.unwrap();
+        let mut v = vec![e.code()];
+        v.extend_from_slice(e.payload());
+        let end = v[0] == 0x39;
+        events.push(v);
+        if end {
+            break;
+        }
+    }
+    let raw = events.concat();
+    Game {
+        name,
+        file,
+        raw,
+        events,
+    }
+}
+
+fn games(test: &str) -> Option<Vec<Game>> {
+    let dir = common::corpus_dir(test)?;
+    if !GAMES.iter().all(|g| dir.join("slippi").join(g).is_file()) {
+        eprintln!("SKIPPED {test}: the corpus lacks {GAMES:?}");
+        return None;
+    }
+    Some(GAMES.iter().map(|g| game(&dir, g)).collect())
+}
+
+/// The oracle's `length:sha256` of slippi-js's recording of `name`.
+fn oracle(name: &str) -> String {
+    let text = include_str!("../../../benches/peers/slippi-js/record_oracle.tsv");
+    let line = text
+        .lines()
+        .find(|l| l.split('\t').next() == Some(name))
+        .unwrap();
+    let cols: Vec<&str> = line.split('\t').collect();
+    assert_eq!(cols[1], "1", "{name}: slippi-js recorded it");
+    cols[2].to_owned()
+}
+
+/// What a console sends: its handshake, then the games' raw events in
+/// replay messages of `piece` bytes (a keep-alive now and then), cursors
+/// running on.
+fn console_wire(games: &[Game], piece: usize) -> Vec<Vec<u8>> {
+    let mut buf = vec![0u8; 1 << 16];
+    let hs = ConsoleMessage::Handshake(Handshake {
+        nick: Some(NICK),
+        nintendont_version: Some("1.9.0"),
+        client_token: Some(7),
+        pos: [0; 8],
+    });
+    let n = encode_message(&hs, &mut buf).unwrap();
+    let mut out = vec![buf[..n].to_vec()];
+    let mut pos = 0u64;
+    for (i, chunk) in games.iter().flat_map(|g| g.raw.chunks(piece)).enumerate() {
+        let next = pos + chunk.len() as u64;
+        let m = ConsoleMessage::Replay(Replay {
+            pos: pos.to_be_bytes(),
+            next_pos: next.to_be_bytes(),
+            force_pos: false,
+            data: chunk,
+            continuity: Continuity::Continuous,
+        });
+        let n = encode_message(&m, &mut buf).unwrap();
+        out.push(buf[..n].to_vec());
+        if i % 50 == 49 {
+            let n = encode_message(&ConsoleMessage::KeepAlive, &mut buf).unwrap();
+            out.push(buf[..n].to_vec());
+        }
+        pos = next;
+    }
+    out
+}
+
+fn temp_dir(what: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("gamefmt-watch-{what}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn lines(stdout: &[u8]) -> Vec<Value> {
+    String::from_utf8_lossy(stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// The lines of `kind` for game `game`.
+fn of<'a>(lines: &'a [Value], kind: &str, game: u64) -> Vec<&'a Value> {
+    lines
+        .iter()
+        .filter(|l| l["kind"] == kind && l["game"] == game)
+        .collect()
+}
+
+/// Game `n`'s printed lines agree with the finished file: one game start
+/// with its players, its stocks lost as its stats, its winners as
+/// slippi-js tells them.
+fn check_printed(lines: &[Value], n: u64, g: &Game) {
+    let starts = of(lines, "game_start", n);
+    assert_eq!(starts.len(), 1, "{}", g.name);
+    let view = SlippiView::parse(&g.file).unwrap();
+    let start = gamefmt::slippi::Event::GameStart(view.game_start().unwrap());
+    let want_players = serde_json::to_value(start).unwrap()["players"].clone();
+    assert_eq!(starts[0]["players"], want_players, "{}", g.name);
+    let stats = SlippiStats::from_slice(&g.file).unwrap();
+    // In the order they were lost.
+    let mut lost: Vec<_> = stats
+        .stocks()
+        .iter()
+        .filter(|s| s.end_frame.is_some())
+        .collect();
+    lost.sort_by_key(|s| s.end_frame);
+    let lost: Vec<Value> = lost
+        .iter()
+        .map(|s| json!([s.player_index + 1, s.end_frame, s.count]))
+        .collect();
+    let printed: Vec<Value> = of(lines, "stock_lost", n)
+        .iter()
+        .map(|l| json!([l["port"], l["end_frame"], l["count"]]))
+        .collect();
+    assert_eq!(printed, lost, "{}: stocks lost", g.name);
+    let ends = of(lines, "game_end", n);
+    assert_eq!(ends.len(), 1, "{}", g.name);
+    let want: Vec<Value> = view
+        .winners()
+        .iter()
+        .map(|w| json!({"port": w.player_index + 1, "position": w.position}))
+        .collect();
+    assert!(!want.is_empty(), "{}", g.name);
+    assert_eq!(ends[0]["winners"], json!(want), "{}: winners", g.name);
+    assert_eq!(ends[0]["end"], "complete");
+    assert_eq!(ends[0]["last_frame"], json!(stats.last_frame()));
+}
+
+/// A recorded file holds the game's events, event for event.
+fn check_events(file: &[u8], g: &Game) {
+    let view = SlippiView::parse(file).unwrap();
+    let again: Vec<Vec<u8>> = view
+        .events()
+        .map(|e| {
+            let e = e.unwrap();
+            let mut v = vec![e.code()];
+            v.extend_from_slice(e.payload());
+            v
+        })
+        .collect();
+    if let Some(i) = (0..again.len().max(g.events.len())).find(|&i| again.get(i) != g.events.get(i))
+    {
+        panic!(
+            "{}: recorded events differ at #{i} of {} (got {}): {:?} vs {:?}",
+            g.name,
+            g.events.len(),
+            again.len(),
+            again.get(i).map(|e| &e[..e.len().min(16)]),
+            g.events.get(i).map(|e| &e[..e.len().min(16)]),
+        );
+    }
+}
+
+#[test]
+fn watch_records_a_console() {
+    let Some(games) = games("watch_records_a_console") else {
+        return;
+    };
+    let wire = console_wire(&games, 1500);
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    let server = std::thread::spawn(move || {
+        let (mut sock, _) = listener.accept().unwrap();
+        let mut hello = [0u8; 83];
+        sock.read_exact(&mut hello).unwrap();
+        for m in &wire {
+            sock.write_all(m).unwrap();
+        }
+        hello
+    });
+    let dir = temp_dir("console");
+    let out = Command::new(env!("CARGO_BIN_EXE_gamefmt"))
+        .args(["watch", &addr.to_string(), "--idle-timeout", "30"])
+        .args(["--start-at", START_AT, "--record"])
+        .arg(&dir)
+        .stderr(Stdio::inherit())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(server.join().unwrap(), client_handshake([0; 8], 0, true));
+    let lines = lines(&out.stdout);
+    assert_eq!(lines[0]["kind"], "handshake");
+    assert_eq!(lines[0]["nick"], NICK);
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2);
+    for (n, g) in games.iter().enumerate() {
+        // Game_20240501T183000.slp, then Game_20240501T183000-2.slp.
+        let end = &of(&lines, "game_end", n as u64)[0];
+        let path = end["recorded"].as_str().unwrap();
+        let want = if n == 0 {
+            String::new()
+        } else {
+            format!("-{}", n + 1)
+        };
+        assert_eq!(
+            path,
+            dir.join(format!("Game_20240501T183000{want}.slp"))
+                .to_str()
+                .unwrap()
+        );
+        let file = std::fs::read(path).unwrap();
+        check_events(&file, g);
+        let got = format!("{}:{:x}", file.len(), Sha256::digest(&file));
+        assert_eq!(got, oracle(g.name), "{}: slippi-js's recording", g.name);
+        check_printed(&lines, n as u64, g);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+    println!(
+        "watch console: {} games recorded equal to slippi-js's file writer, {} lines",
+        games.len(),
+        lines.len()
+    );
+}
+
+/// Writes `g`'s file to `path` in pieces, a little at a time, as Dolphin
+/// writes a replay during a game.
+fn write_slowly(path: &Path, g: &Game) {
+    let mut f = std::fs::File::create(path).unwrap();
+    for chunk in g.file.chunks(8192) {
+        f.write_all(chunk).unwrap();
+        f.flush().unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+}
+
+#[test]
+fn watch_follows_a_growing_file() {
+    let Some(games) = games("watch_follows_a_growing_file") else {
+        return;
+    };
+    let g = &games[0];
+    let dir = temp_dir("file");
+    let path = dir.join("Game_live.slp");
+    let rec = dir.join("rec");
+    // Started before the file exists: it waits for it.
+    let child = Command::new(env!("CARGO_BIN_EXE_gamefmt"))
+        .arg("watch")
+        .arg(&path)
+        .args(["--idle-timeout", "20", "--record"])
+        .arg(&rec)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    write_slowly(&path, g);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let lines = lines(&out.stdout);
+    check_printed(&lines, 0, g);
+    let recorded = std::fs::read_dir(&rec).unwrap().next().unwrap().unwrap();
+    check_events(&std::fs::read(recorded.path()).unwrap(), g);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn watch_follows_a_dolphin_folder() {
+    let Some(games) = games("watch_follows_a_dolphin_folder") else {
+        return;
+    };
+    let dir = temp_dir("folder");
+    // A replay already there is not a game of this watch.
+    std::fs::write(dir.join("Game_old.slp"), &games[1].file).unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_gamefmt"))
+        .arg("watch")
+        .arg(&dir)
+        .args(["--idle-timeout", "20", "--exit-on-game-end"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    write_slowly(&dir.join("Game_new.slp"), &games[0]);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let lines = lines(&out.stdout);
+    check_printed(&lines, 0, &games[0]);
+    assert!(!of(&lines, "stock_lost", 0).is_empty());
+    assert_eq!(
+        lines.iter().filter(|l| l["kind"] == "game_start").count(),
+        1
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
