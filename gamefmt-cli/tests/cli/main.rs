@@ -5,6 +5,7 @@
 #[path = "../../../tests/common/mod.rs"]
 mod common;
 
+mod archives;
 mod bulk;
 mod chat;
 mod compat;
