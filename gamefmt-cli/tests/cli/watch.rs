@@ -341,3 +341,132 @@ fn watch_follows_a_dolphin_folder() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Latency, measured on the fake console (`benches/live_watch.sh` runs it;
+/// ignored in CI): the console sends one game one frame at a time (all of
+/// a frame's events in one replay message, a frame every `GAMEFMT_FRAME_US`
+/// microseconds, 1000 by default: 16x game speed), and every `stock_lost`
+/// and `game_end` line is timed from the moment the message holding the
+/// frame it names was written to the socket. Prints how many frame
+/// messages had been written by then after that one (0: the line came
+/// before the next frame's bytes) and the delays.
+#[test]
+#[ignore = "a measurement: benches/live_watch.sh"]
+fn watch_latency() {
+    use std::io::BufRead;
+    use std::time::{Duration, Instant};
+    let Some(games) = games("watch_latency") else {
+        return;
+    };
+    let g = &games[0];
+    let pace = Duration::from_micros(
+        std::env::var("GAMEFMT_FRAME_US")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(1000),
+    );
+    // The raw events grouped by frame: a message per frame (events before
+    // the first frame go with it).
+    let mut frames: Vec<(i32, Vec<u8>)> = Vec::new();
+    let mut head = Vec::new();
+    let view = SlippiView::parse(&g.file).unwrap();
+    for (e, bytes) in view.events().zip(&g.events) {
+        match e.unwrap().frame() {
+            Some(f) if frames.last().is_none_or(|l| l.0 != f) => {
+                let mut v = std::mem::take(&mut head);
+                v.extend_from_slice(bytes);
+                frames.push((f, v));
+            }
+            _ if frames.is_empty() => head.extend_from_slice(bytes),
+            _ => frames.last_mut().unwrap().1.extend_from_slice(bytes),
+        }
+    }
+    frames.last_mut().unwrap().1.extend_from_slice(&head);
+    let mut buf = vec![0u8; 1 << 17];
+    let mut messages = Vec::new();
+    let mut pos = 0u64;
+    for (_, data) in &frames {
+        let next = pos + data.len() as u64;
+        let m = ConsoleMessage::Replay(Replay {
+            pos: pos.to_be_bytes(),
+            next_pos: next.to_be_bytes(),
+            force_pos: false,
+            data,
+            continuity: Continuity::Continuous,
+        });
+        let n = encode_message(&m, &mut buf).unwrap();
+        messages.push(buf[..n].to_vec());
+        pos = next;
+    }
+    let hs = ConsoleMessage::Handshake(Handshake {
+        nick: Some(NICK),
+        nintendont_version: Some("1.9.0"),
+        client_token: Some(7),
+        pos: [0; 8],
+    });
+    let n = encode_message(&hs, &mut buf).unwrap();
+    let hs = buf[..n].to_vec();
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    let server = std::thread::spawn(move || {
+        let (mut sock, _) = listener.accept().unwrap();
+        sock.set_nodelay(true).unwrap();
+        let mut hello = [0u8; 83];
+        sock.read_exact(&mut hello).unwrap();
+        sock.write_all(&hs).unwrap();
+        let start = Instant::now();
+        let mut sent = Vec::new();
+        for (i, m) in messages.iter().enumerate() {
+            let due = start + pace * u32::try_from(i).unwrap();
+            while Instant::now() < due {
+                std::hint::spin_loop();
+            }
+            sock.write_all(m).unwrap();
+            sent.push(Instant::now());
+        }
+        sent
+    });
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gamefmt"))
+        .args(["watch", &addr.to_string(), "--exit-on-game-end"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut got = Vec::new();
+    for line in std::io::BufReader::new(child.stdout.take().unwrap()).lines() {
+        got.push((Instant::now(), line.unwrap()));
+    }
+    assert!(child.wait().unwrap().success());
+    let sent = server.join().unwrap();
+    let index_of = |frame: i64| frames.iter().position(|f| i64::from(f.0) == frame).unwrap();
+    let (mut after, mut delays, mut since_last) = (Vec::new(), Vec::new(), Vec::new());
+    for (at, line) in &got {
+        let v: Value = serde_json::from_str(line).unwrap();
+        let frame = match v["kind"].as_str() {
+            Some("stock_lost") => v["end_frame"].as_i64().unwrap(),
+            Some("game_end") => v["last_frame"].as_i64().unwrap(),
+            _ => continue,
+        };
+        let m = index_of(frame);
+        let later = sent[m + 1..].iter().filter(|t| *t < at).count();
+        after.push(later);
+        delays.push(at.duration_since(sent[m]).as_micros());
+        // From the last message written before the line: the time the
+        // watch took once the bytes that decided it (whichever they were)
+        // had arrived.
+        let last = sent.iter().rev().find(|t| *t < at).unwrap();
+        since_last.push(at.duration_since(*last).as_micros());
+    }
+    delays.sort_unstable();
+    since_last.sort_unstable();
+    println!(
+        "watch latency ({}, {} frames, a frame every {} us): {} lines; frame messages written after the deciding one before each line: {after:?}; delay from the message of the frame it names: median {} us, max {} us; from the last message written before it: median {} us, max {} us (stats know a frame once it is finalized: rollback replays say so in Frame Bookend, up to 7 frames later)",
+        g.name,
+        frames.len(),
+        pace.as_micros(),
+        delays.len(),
+        delays[delays.len() / 2],
+        delays[delays.len() - 1],
+        since_last[since_last.len() / 2],
+        since_last[since_last.len() - 1],
+    );
+}
