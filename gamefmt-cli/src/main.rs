@@ -1,7 +1,8 @@
 //! `gamefmt`: inspect, dump and validate game data files.
 //!
-//! Each input is a file, a directory (every file below it) or `-`
-//! (standard input); gzip, zstd and xz inputs are decompressed on the fly.
+//! Each input is a file, a directory (every file below it), a zip archive
+//! (every member in it) or `-` (standard input); gzip, zstd and xz inputs
+//! are decompressed on the fly, `.slpz` replays decoded.
 //! The format is recognised from each file's first bytes. Teehistorian,
 //! Slippi and demo files are streamed (memory stays flat whatever their
 //! size); maps are read whole. An invalid file gives one line on stderr
@@ -60,8 +61,9 @@ struct Cli {
 /// The inputs every command takes.
 #[derive(Args)]
 struct Inputs {
-    /// Files to read: paths, directories (read recursively) or `-` for
-    /// standard input; gzip, zstd and xz are decompressed.
+    /// Files to read: paths, directories (read recursively), zip archives
+    /// (their members; `a.zip/MEMBER` for one) or `-` for standard input;
+    /// gzip, zstd and xz are decompressed, `.slpz` replays decoded.
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// Files decoded at once (default: one per core).

@@ -14,7 +14,8 @@
 //!   games.
 //!
 //! Every line is a JSON object with `kind` and `game` (the game's number
-//! in this watch, from 0): `handshake` (a console's: nick, versions),
+//! in this watch, from 0; for `handshake`, the next game's):
+//! `handshake` (a console's: nick, versions),
 //! `game_start` (the core's serialized Game Start event: stage, players),
 //! `stock_lost` (the core's serialized stats `Stock`, as slippi-js's
 //! stats compute it), `game_end` (the core's serialized Game End event when
