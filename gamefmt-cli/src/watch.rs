@@ -17,8 +17,10 @@
 //! in this watch, from 0; for `handshake`, the next game's):
 //! `handshake` (a console's: nick, versions),
 //! `game_start` (the core's serialized Game Start event: stage, players),
-//! `stock_lost` (the core's serialized stats `Stock`, as slippi-js's
-//! stats compute it), `game_end` (the core's serialized Game End event when
+//! `combo_start`, `combo_end`, `conversion_start`, `conversion_end` and
+//! `stock_lost` (the core's live stats events, `slippi::stats::live`, as
+//! slippi-js's stats compute them, each once the frame deciding it is
+//! final), `game_end` (the core's serialized Game End event when
 //! there was one, `winners` by slippi-js's rules, the last frame, how the
 //! events ended, and the recorded file). Each line is written and flushed
 //! when the event that decides it has arrived.
@@ -35,6 +37,7 @@ use gamefmt::slippi::live::{
     ConsoleDecoder, ConsoleMessage, Continuity, FeedItem, GameFeed, RecordMetadata, Recorder,
     client_handshake,
 };
+use gamefmt::slippi::stats::StatsEvent;
 use gamefmt::slippi::{
     CMD_GAME_END, Decoder, Event, FinalPosts, GameEnd, Item, SlippiStats, winners,
 };
@@ -80,8 +83,6 @@ struct Game {
     /// next one).
     start: Option<Vec<u8>>,
     end: Option<Vec<u8>>,
-    /// Which of `stats.stocks()` were reported lost (bit per index).
-    stocks_lost: u64,
     recorder: Option<(PathBuf, Recorder<BufWriter<File>>)>,
     /// Its `game_end` line was written.
     over: bool,
@@ -139,7 +140,6 @@ impl Watch<'_> {
             posts: FinalPosts::default(),
             start: None,
             end: None,
-            stocks_lost: 0,
             recorder,
             over: false,
         });
@@ -154,10 +154,14 @@ impl Watch<'_> {
         if let Some((_, r)) = game.recorder.as_mut() {
             r.event(event)?;
         }
-        game.stats.push(event);
-        game.posts.observe(event);
         let number = game.number;
         let mut lines = Vec::new();
+        game.stats.push_with(event, |e| {
+            if printed(e) {
+                lines.push(tagged(number, e.name(), e));
+            }
+        });
+        game.posts.observe(event);
         match event {
             Event::GameStart(g) if game.start.is_none() => {
                 game.start = Some(g.bytes().to_vec());
@@ -166,16 +170,6 @@ impl Watch<'_> {
             Event::GameEnd(e) => game.end = Some(e.bytes().to_vec()),
             _ => {}
         }
-        for (i, stock) in game.stats.stocks().iter().enumerate() {
-            let bit = 1u64.checked_shl(u32::try_from(i).unwrap_or(u32::MAX));
-            if let (Some(bit), Some(_)) = (bit, stock.end_frame)
-                && game.stocks_lost & bit == 0
-            {
-                game.stocks_lost |= bit;
-                lines.push(tagged(number, "stock_lost", stock));
-            }
-        }
-        live_stats(game, &mut lines);
         for l in &lines {
             self.line(l)?;
         }
@@ -230,9 +224,19 @@ impl Watch<'_> {
     }
 }
 
-/// The hook for the core's live stats events (combos and conversions
-/// starting and ending): they are added to `lines` as they happen.
-const fn live_stats(_game: &mut Game, _lines: &mut Vec<Value>) {}
+/// The core's live stats events printed: combos and conversions starting
+/// and ending, stocks lost (not each new move of a punish, nor a stock's
+/// start; the game's end is `game_end`'s, with the Game End event).
+const fn printed(e: &StatsEvent) -> bool {
+    matches!(
+        e,
+        StatsEvent::ComboStart(_)
+            | StatsEvent::ComboEnd(_)
+            | StatsEvent::ConversionStart(_)
+            | StatsEvent::ConversionEnd(_)
+            | StatsEvent::StockLost(_)
+    )
+}
 
 /// `value` serialized by the core, with `kind` set to `kind` and the game's
 /// number.

@@ -182,6 +182,32 @@ fn check_printed(lines: &[Value], n: u64, g: &Game) {
         .map(|l| json!([l["port"], l["end_frame"], l["count"]]))
         .collect();
     assert_eq!(printed, lost, "{}: stocks lost", g.name);
+    // Combos and conversions: each started once, ended once if it ended.
+    for (kind, list) in [
+        ("combo", stats.combos()),
+        ("conversion", stats.conversions()),
+    ] {
+        let starts: Vec<Value> = of(lines, &format!("{kind}_start"), n)
+            .iter()
+            .map(|l| json!([l["port"], l["start_frame"]]))
+            .collect();
+        let mut want: Vec<_> = list.iter().collect();
+        want.sort_by_key(|p| (p.start_frame, p.player_index));
+        let mut starts_sorted = starts.clone();
+        starts_sorted.sort_by_key(|v| (v[1].as_i64(), v[0].as_i64()));
+        let want_starts: Vec<Value> = want
+            .iter()
+            .map(|p| json!([p.player_index + 1, p.start_frame]))
+            .collect();
+        assert_eq!(starts_sorted, want_starts, "{}: {kind} starts", g.name);
+        let ended = list.iter().filter(|p| p.end_frame.is_some()).count();
+        assert_eq!(
+            of(lines, &format!("{kind}_end"), n).len(),
+            ended,
+            "{}: {kind} ends",
+            g.name
+        );
+    }
     let ends = of(lines, "game_end", n);
     assert_eq!(ends.len(), 1, "{}", g.name);
     let want: Vec<Value> = view
@@ -392,8 +418,8 @@ fn watch_follows_a_dolphin_folder() {
 /// Latency, measured on the fake console (`benches/live_watch.sh` runs it;
 /// ignored in CI): the console sends one game one frame at a time (all of
 /// a frame's events in one replay message, a frame every `GAMEFMT_FRAME_US`
-/// microseconds, 1000 by default: 16x game speed), and every `stock_lost`
-/// and `game_end` line is timed from the moment the message holding the
+/// microseconds, 1000 by default: 16x game speed), and every stats line
+/// (combo, conversion, stock) and `game_end` line is timed from the moment the message holding the
 /// frame it names was written to the socket. Prints how many frame
 /// messages had been written by then after that one (0: the line came
 /// before the next frame's bytes) and the delays.
@@ -491,9 +517,10 @@ fn watch_latency() {
     for (at, line) in &got {
         let v: Value = serde_json::from_str(line).unwrap();
         let frame = match v["kind"].as_str() {
-            Some("stock_lost") => v["end_frame"].as_i64().unwrap(),
             Some("game_end") => v["last_frame"].as_i64().unwrap(),
-            _ => continue,
+            Some("game_start" | "handshake") | None => continue,
+            // Stats events: the frame they happened on.
+            Some(_) => v["frame"].as_i64().unwrap(),
         };
         let m = index_of(frame);
         let later = sent[m + 1..].iter().filter(|t| *t < at).count();
@@ -508,11 +535,18 @@ fn watch_latency() {
     delays.sort_unstable();
     since_last.sort_unstable();
     println!(
-        "watch latency ({}, {} frames, a frame every {} us): {} lines; frame messages written after the deciding one before each line: {after:?}; delay from the message of the frame it names: median {} us, max {} us; from the last message written before it: median {} us, max {} us (stats know a frame once it is finalized: rollback replays say so in Frame Bookend, up to 7 frames later)",
+        "watch latency ({}, {} frames, a frame every {} us): {} lines; frame messages written after the deciding one before each line: {}; delay from the message of the frame it names: median {} us, max {} us; from the last message written before it: median {} us, max {} us (stats know a frame once it is finalized: rollback replays say so in Frame Bookend, up to 7 frames later)",
         g.name,
         frames.len(),
         pace.as_micros(),
         delays.len(),
+        {
+            let mut counts = std::collections::BTreeMap::new();
+            for a in &after {
+                *counts.entry(*a).or_insert(0) += 1;
+            }
+            format!("{counts:?} (frames late: lines)")
+        },
         delays[delays.len() / 2],
         delays[delays.len() - 1],
         since_last[since_last.len() / 2],
