@@ -8,6 +8,27 @@
 //! the bytes are then read through a plain `File` limited to the member's
 //! compressed size and inflated by `flate2`, and their CRC-32 checked at
 //! the end.
+//!
+//! ```
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! use std::io::{Read, Write};
+//! use gamefmt_cli::input::zip::{members, open};
+//!
+//! let dir = std::env::temp_dir().join("gamefmt-zip-doctest");
+//! std::fs::create_dir_all(&dir)?;
+//! let archive = dir.join("replays.zip");
+//! let mut w = ::zip::ZipWriter::new(std::fs::File::create(&archive)?);
+//! w.start_file("games/sample.slp", ::zip::write::SimpleFileOptions::default())?;
+//! w.write_all(gamefmt::slippi::SAMPLE)?;
+//! w.finish()?;
+//!
+//! let files = members(&archive)?;
+//! assert_eq!(files, [archive.join("games/sample.slp")]);
+//! let mut bytes = Vec::new();
+//! open(&archive, "games/sample.slp")?.read_to_end(&mut bytes)?;
+//! assert_eq!(bytes, gamefmt::slippi::SAMPLE);
+//! # Ok(()) }
+//! ```
 
 use std::collections::HashMap;
 use std::fs::File;
