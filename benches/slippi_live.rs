@@ -1,7 +1,8 @@
 //! `slippi::live` throughput: every corpus replay sent as a console would
 //! (replay messages of 512 bytes), received in 4 KiB reads, framed, split
 //! into games and decoded to events; counted in game frames (a game is
-//! 3,600 frames a minute). `cargo bench --bench slippi_live`. Skips (prints
+//! 3,600 frames a minute), without and with slippi-js's stats computed
+//! live. `cargo bench --bench slippi_live`. Skips (prints
 //! why) when the corpus folder is absent.
 #![allow(
     clippy::unwrap_used,
@@ -18,7 +19,7 @@ use divan::counter::ItemsCount;
 use gamefmt::slippi::live::{
     ConsoleDecoder, ConsoleMessage, Continuity, FeedItem, GameFeed, Replay, encode_message,
 };
-use gamefmt::slippi::{SlippiEventIter, SlippiView};
+use gamefmt::slippi::{SlippiEventIter, SlippiStats, SlippiView};
 use gamefmt::stream::Decoded;
 
 fn main() {
@@ -67,12 +68,25 @@ fn feeds() -> &'static [(Vec<u8>, u64)] {
 /// reading a socket would run them.
 #[divan::bench]
 fn console_feed(bencher: divan::Bencher) {
+    feed_bench(bencher, false);
+}
+
+/// The same, and slippi-js's stats computed live ([`SlippiStats`]: stocks,
+/// combos, conversions, actions, inputs) from every event, as
+/// `gamefmt watch` runs it.
+#[divan::bench]
+fn console_feed_stats(bencher: divan::Bencher) {
+    feed_bench(bencher, true);
+}
+
+fn feed_bench(bencher: divan::Bencher, with_stats: bool) {
     let frames: u64 = feeds().iter().map(|f| f.1).sum();
     bencher.counter(ItemsCount::new(frames)).bench(|| {
         let mut events = 0usize;
         let (mut pending, mut replay) = (Vec::with_capacity(1 << 13), Vec::with_capacity(1 << 17));
         for (wire, _) in feeds() {
             let (mut console, mut feed) = (ConsoleDecoder::new(), GameFeed::new());
+            let mut stats = SlippiStats::new();
             pending.clear();
             replay.clear();
             for read in divan::black_box(wire).chunks(4096) {
@@ -93,10 +107,14 @@ fn console_feed(bencher: divan::Bencher) {
                     at += consumed;
                     if let FeedItem::Event(e) = record {
                         events += usize::from(e.code() != 0);
+                        if with_stats {
+                            stats.push(&e);
+                        }
                     }
                 }
                 replay.drain(..at);
             }
+            events += stats.stocks().len();
         }
         events
     });

@@ -51,8 +51,9 @@ pub struct ExportArgs {
     jobs: Option<usize>,
     /// The dataset folder.
     out_dir: PathBuf,
-    /// Files to read: paths, directories (read recursively) or `-` for
-    /// standard input; gzip, zstd and xz are decompressed.
+    /// Files to read: paths, directories (read recursively), zip archives
+    /// (their members; `a.zip/MEMBER` for one) or `-` for standard input;
+    /// gzip, zstd and xz are decompressed, `.slpz` replays decoded.
     #[arg(required = true)]
     inputs: Vec<PathBuf>,
 }

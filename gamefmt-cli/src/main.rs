@@ -1,7 +1,8 @@
 //! `gamefmt`: inspect, dump and validate game data files.
 //!
-//! Each input is a file, a directory (every file below it) or `-`
-//! (standard input); gzip, zstd and xz inputs are decompressed on the fly.
+//! Each input is a file, a directory (every file below it), a zip archive
+//! (every member in it) or `-` (standard input); gzip, zstd and xz inputs
+//! are decompressed on the fly, `.slpz` replays decoded.
 //! The format is recognised from each file's first bytes. Teehistorian,
 //! Slippi and demo files are streamed (memory stays flat whatever their
 //! size); maps are read whole. An invalid file gives one line on stderr
@@ -31,6 +32,7 @@ mod map;
 mod netmsg;
 mod slippi;
 mod teehistorian;
+mod watch;
 
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -59,8 +61,9 @@ struct Cli {
 /// The inputs every command takes.
 #[derive(Args)]
 struct Inputs {
-    /// Files to read: paths, directories (read recursively) or `-` for
-    /// standard input; gzip, zstd and xz are decompressed.
+    /// Files to read: paths, directories (read recursively), zip archives
+    /// (their members; `a.zip/MEMBER` for one) or `-` for standard input;
+    /// gzip, zstd and xz are decompressed, `.slpz` replays decoded.
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// Files decoded at once (default: one per core).
@@ -138,6 +141,11 @@ enum Command {
     /// OUT_DIR/format=F/table=T/part-NAME-NNNN.EXT.
     #[cfg(feature = "export")]
     Export(export::ExportArgs),
+    /// Follow Slippi games as they are played (a growing `.slp`, a folder
+    /// Dolphin writes replays into, or a console/relay at HOST:PORT): one
+    /// JSON line per game start, stock lost and game end; `--record DIR`
+    /// keeps each game as a `.slp`.
+    Watch(watch::WatchArgs),
 }
 
 impl Command {
@@ -259,6 +267,7 @@ fn main() -> ExitCode {
         Command::Chat { json, files } => chat(files, *json),
         #[cfg(feature = "export")]
         Command::Export(args) => export::run(args),
+        Command::Watch(args) => watch::run(args),
         Command::Inspect { inputs, .. }
         | Command::Dump { inputs, .. }
         | Command::Validate { inputs } => batch::run_all(&cli.command, inputs, cli.strict),

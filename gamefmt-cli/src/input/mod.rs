@@ -1,12 +1,20 @@
 //! The command's inputs: paths expanded
-//! (directories recursively, `-` for stdin), each opened as one stream of
-//! bytes, decompressed on the fly when its first bytes are a gzip, zstd or
-//! xz magic number; and the progress bar they count into ([`progress`]).
+//! (directories recursively, zip archives into their members, `-` for
+//! stdin), each opened as one stream of bytes, decompressed on the fly when
+//! its first bytes are a gzip, zstd or xz magic number, an `.slpz` replay
+//! decoded back to its `.slp` bytes; and the progress bar they count into
+//! ([`progress`]).
+//!
+//! A zip archive (`replays.zip`) is a folder of its members, each named
+//! `replays.zip/MEMBER` and read from the archive as a stream, no
+//! temporary file ([`zip`]); such a path names one member on the command
+//! line too.
 //!
 //! Every command (`inspect`, `dump`, `validate`, `chat`, `export`) takes
 //! its inputs through it, so all take the same inputs.
 //!
-//! Nothing here reads a whole file: decompression is streaming (an xz
+//! Nothing here reads a whole file (but an `.slpz` replay, a few hundred
+//! kilobytes, decoded whole by `gamefmt::slippi::decompress_slpz`): decompression is streaming (an xz
 //! stream is decoded on a thread, handed over in bounded blocks), so memory
 //! stays flat whatever the input's size.
 //!
@@ -25,6 +33,7 @@
 //! ```
 
 pub mod progress;
+pub mod zip;
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Write};
@@ -55,15 +64,18 @@ const XZ_MAGIC: &[u8] = &[0xfd, b'7', b'z', b'X', b'Z', 0x00];
 
 /// Expands the command line's paths into the files to read, in order:
 /// a directory becomes every file below it, sorted by path (hidden
-/// entries skipped); `-` is standard input.
+/// entries skipped), a zip archive every member in it, sorted by name
+/// (`replays.zip/a.slp`; [`zip::members`]); `-` is standard input.
 ///
 /// # Errors
-/// A directory cannot be listed.
+/// A directory cannot be listed, or an archive read.
 pub fn expand(paths: &[PathBuf]) -> io::Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     for path in paths {
         if path.as_os_str() != STDIN && path.is_dir() {
             walk(path, &mut files)?;
+        } else if zip::is_zip(path) {
+            files.extend(zip::members(path)?);
         } else {
             files.push(path.clone());
         }
@@ -85,6 +97,8 @@ fn walk(dir: &Path, files: &mut Vec<PathBuf>) -> io::Result<()> {
         }
         if path.is_dir() {
             walk(&path, files)?;
+        } else if zip::is_zip(&path) {
+            files.extend(zip::members(&path)?);
         } else {
             files.push(path);
         }
@@ -236,17 +250,25 @@ pub struct Input {
 }
 
 impl Input {
-    /// Opens `path` (`-`: standard input), counting the bytes read into
-    /// `progress`, and decompresses it if it is gzip, zstd or xz.
+    /// Opens `path` (`-`: standard input; `archive.zip/MEMBER`: a member
+    /// of a zip archive), counting the bytes read into `progress`,
+    /// decompresses it if it is gzip, zstd or xz, and decodes it if it is
+    /// an `.slpz` replay.
     ///
     /// # Errors
-    /// The file cannot be opened or read, or its compression header is
-    /// invalid.
+    /// The file cannot be opened or read, its compression header is
+    /// invalid, or it is a damaged `.slpz`.
     pub fn open(path: &Path, progress: &ProgressBar) -> io::Result<Self> {
         let source: Box<dyn Read + Send> = if path.as_os_str() == STDIN {
             Box::new(io::stdin())
         } else {
-            Box::new(File::open(path)?)
+            match File::open(path) {
+                Ok(file) => Box::new(file),
+                Err(e) => match zip::split(path) {
+                    Some((archive, member)) => zip::open(archive, &member)?,
+                    None => return Err(e),
+                },
+            }
         };
         let mut source = BufReader::with_capacity(
             1 << 16,
@@ -273,6 +295,15 @@ impl Input {
         };
         let mut take = (&mut input.rest).take(HEAD as u64);
         take.read_to_end(&mut input.head)?;
+        if gamefmt::slippi::is_slpz(&input.head) {
+            let mut slpz = std::mem::take(&mut input.head);
+            input.rest.read_to_end(&mut slpz)?;
+            let slp = gamefmt::slippi::decompress_slpz(&slpz)
+                .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, format!("slpz: {e}")))?;
+            input.rest = Box::new(io::Cursor::new(slp));
+            let mut take = (&mut input.rest).take(HEAD as u64);
+            take.read_to_end(&mut input.head)?;
+        }
         Ok(input)
     }
 

@@ -5,6 +5,7 @@
 #[path = "../../../tests/common/mod.rs"]
 mod common;
 
+mod archives;
 mod bulk;
 mod chat;
 mod compat;
@@ -19,3 +20,4 @@ mod slippi_build;
 #[path = "../../../tests/common/slippi_expected.rs"]
 mod slippi_expected;
 mod teehistorian;
+mod watch;
