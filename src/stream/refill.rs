@@ -74,7 +74,7 @@ pub(crate) struct Refill<B, D> {
     end: Option<End>,
 }
 
-impl<B: Storage, D: Decoder + Clone> Refill<B, D> {
+impl<B: Storage, D: Decoder> Refill<B, D> {
     /// A window over `buf`, which may grow up to `limit` bytes.
     pub(crate) fn new(buf: B, limit: usize, decoder: D) -> Self {
         Self {
@@ -271,7 +271,7 @@ impl<B: Storage, D: Decoder + Clone> Refill<B, D> {
 /// The steps above over a blocking byte source: each read done at once.
 /// (The `embedded-io-async` reader runs the same steps, awaiting each
 /// read.)
-impl<B: Storage, D: Decoder + Clone> Refill<B, D> {
+impl<B: Storage, D: Decoder> Refill<B, D> {
     /// Reads once into the free space.
     fn read_once<S: ByteSource>(&mut self, src: &mut S) -> Result<(), ReadError<S::Error>> {
         let n = match self.space() {
