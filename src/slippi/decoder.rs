@@ -574,7 +574,7 @@ impl stream::Decoder for Decoder {
     /// Told from the framing alone, without copying the decoder (its
     /// tables take about 700 bytes): an ordinary event from its command
     /// byte and the payload sizes (the fast path's table), anything else
-    /// by [`Decoder::framing`].
+    /// by the same checks as the decode, on `&self`.
     fn need_more(&self, input: &[u8]) -> Option<Option<usize>> {
         if self.fast_event_end(input).is_some() || self.failed.is_some() {
             return None;
