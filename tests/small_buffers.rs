@@ -385,3 +385,95 @@ fn demo_frames_from_a_reader() {
     }
     assert!(frames_checked > 1000, "only {frames_checked} frames");
 }
+
+/// The oracle of [`Decoder::need_more`]: a decode on a copy of the decoder
+/// (what the readers did before each format answered from its framing).
+fn need_more_on_copy<D: Decoder + Clone>(decoder: &D, input: &[u8]) -> Option<Option<usize>> {
+    match decoder.clone().decode(input) {
+        Ok(Decoded::NeedMore { needed }) => Some(needed),
+        _ => None,
+    }
+}
+
+/// Walks `bytes` record by record with `decoder`; before each record,
+/// `need_more` answers as a decode on a copy would for every prefix of the
+/// rest up to the record's length and a few bytes more, and for the whole
+/// rest (and, after damage, for whatever follows): before the first 300
+/// records and every 97th after (a debug build checks a corpus in
+/// seconds). Returns the prefixes checked.
+fn need_more_matches<D: Decoder + Clone>(name: &str, mut decoder: D, bytes: &[u8]) -> usize {
+    let (mut at, mut checked, mut records) = (0, 0, 0usize);
+    loop {
+        let rest = &bytes[at..];
+        records += 1;
+        if records > 300 && records % 97 != 0 {
+            match decoder.decode(rest) {
+                Ok(Decoded::Record { consumed, .. }) if consumed > 0 => at += consumed,
+                _ => return checked,
+            }
+            continue;
+        }
+        let consumed = match decoder.clone().decode(rest) {
+            Ok(Decoded::Record { consumed, .. }) => consumed,
+            _ => rest.len(),
+        };
+        let mut lengths: Vec<usize> = (0..=rest.len().min(consumed + 3)).collect();
+        lengths.push(rest.len());
+        for n in lengths {
+            assert_eq!(
+                decoder.need_more(&rest[..n]),
+                need_more_on_copy(&decoder, &rest[..n]),
+                "{name}: at {at}, {n} bytes"
+            );
+            checked += 1;
+        }
+        match decoder.decode(rest) {
+            Ok(Decoded::Record { consumed, .. }) if consumed > 0 => at += consumed,
+            _ => return checked,
+        }
+    }
+}
+
+/// Every format's `need_more` (asked by every reader before it decodes)
+/// is told from the framing, without a copy of the decoder, and answers as
+/// a decode on a copy does: on the crate's samples, every corpus
+/// teehistorian recording, Slippi replay and demo, and cut and damaged
+/// forms of the samples.
+#[test]
+fn need_more_from_framing_equals_decode_on_copy() {
+    let mut checked = 0;
+    let damaged = |sample: &[u8]| {
+        let mut out = vec![sample.to_vec(), sample[..sample.len() / 2].to_vec()];
+        for at in [0, 5, 16, 20, sample.len() / 3, sample.len() - 3] {
+            let mut d = sample.to_vec();
+            d[at] ^= 0x5A;
+            out.push(d);
+        }
+        out
+    };
+    for bytes in damaged(teehistorian::SAMPLE) {
+        checked += need_more_matches("sample", teehistorian::Decoder::new(), &bytes);
+    }
+    for bytes in damaged(slippi::SAMPLE) {
+        checked += need_more_matches("sample", slippi::Decoder::new(), &bytes);
+    }
+    let th = common::corpus_files("need_more", "teeworlds/teehistorian", ".teehistorian");
+    for (name, bytes) in th.iter().flatten() {
+        checked += need_more_matches(name, teehistorian::Decoder::new(), bytes);
+    }
+    let slp = common::corpus_files("need_more", "slippi", ".slp");
+    for (name, bytes) in slp.iter().flatten() {
+        checked += need_more_matches(name, slippi::Decoder::new(), bytes);
+    }
+    let demos = common::corpus_files("need_more", "teeworlds/demos", ".demo");
+    for (name, bytes) in demos.iter().flatten() {
+        let Ok(view) = DemoView::parse(bytes) else {
+            continue;
+        };
+        let header = view.header();
+        let start = header.chunks_offset();
+        checked += need_more_matches(name, header.chunk_decoder(), &bytes[start..]);
+    }
+    assert!(checked > 1000, "{checked}");
+    println!("need_more: {checked} prefixes checked");
+}

@@ -250,6 +250,38 @@ impl stream::Decoder for Decoder {
         Self::decode(self, input)
     }
 
+    /// Told from the chunk's first bytes: an absolute tick marker is 5
+    /// bytes, a data chunk its header and the payload size it gives.
+    fn need_more(&self, input: &[u8]) -> Option<Option<usize>> {
+        if self.failed.is_some() {
+            return None;
+        }
+        let Some(&first) = input.first() else {
+            return Some(Some(1));
+        };
+        let needed = if first & TICKMARKER != 0 {
+            let legacy = first & TICK_MASK_LEGACY;
+            let delta = (self.version < VERSION_TICK_COMPRESSION && legacy != 0)
+                || first & TICK_COMPRESSED != 0;
+            if delta { 1 } else { 5 }
+        } else {
+            match first & 0x1F {
+                30 => match input.get(1) {
+                    Some(&b) => 2usize.saturating_add(usize::from(b)),
+                    None => 2,
+                },
+                31 => match (input.get(1), input.get(2)) {
+                    (Some(&lo), Some(&hi)) => {
+                        3usize.saturating_add(usize::from(u16::from_le_bytes([lo, hi])))
+                    }
+                    _ => 3,
+                },
+                n => 1usize.saturating_add(usize::from(n)),
+            }
+        };
+        (input.len() < needed).then_some(Some(needed))
+    }
+
     fn offset(&self) -> usize {
         self.offset
     }

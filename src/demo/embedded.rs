@@ -67,13 +67,18 @@ impl<'b, R: embedded_io::Read> EmbeddedReader<'b, R> {
     /// header or the map, or `buf` is shorter than the header.
     pub fn new(source: R, buf: &'b mut [u8]) -> Result<Self, ReadError<R::Error>> {
         check_buffer(buf.len())?;
-        let mut chunks =
-            stream::EmbeddedReader::with_decoder(source, buf, Decoder::new(MIN_VERSION, 0));
-        let head = chunks.fill_to(DemoHeader::MAX_LEN)?;
-        let header = DemoHeader::parse(head).map_err(ReadError::Decode)?;
-        chunks.skip(header.chunks_offset(), 0)?;
-        chunks.set_decoder(header.chunk_decoder());
-        Ok(Self { chunks, header })
+        let decoder = Decoder::new(MIN_VERSION, 0);
+        let mut this = Self {
+            chunks: stream::EmbeddedReader::with_decoder(source, buf, decoder),
+            header: DemoHeader::EMPTY,
+        };
+        let head = this.chunks.fill_to(DemoHeader::MAX_LEN)?;
+        this.header
+            .parse_in_place(head)
+            .map_err(ReadError::Decode)?;
+        this.chunks.skip(this.header.chunks_offset(), 0)?;
+        this.chunks.set_decoder(this.header.chunk_decoder());
+        Ok(this)
     }
 
     /// The demo header.
@@ -115,13 +120,18 @@ impl<'b, R: embedded_io_async::Read> AsyncReader<'b, R> {
     /// As [`EmbeddedReader::new`].
     pub async fn new(source: R, buf: &'b mut [u8]) -> Result<Self, ReadError<R::Error>> {
         check_buffer(buf.len())?;
-        let mut chunks =
-            stream::AsyncReader::with_decoder(source, buf, Decoder::new(MIN_VERSION, 0));
-        let head = chunks.fill_to(DemoHeader::MAX_LEN).await?;
-        let header = DemoHeader::parse(head).map_err(ReadError::Decode)?;
-        chunks.skip(header.chunks_offset(), 0).await?;
-        chunks.set_decoder(header.chunk_decoder());
-        Ok(Self { chunks, header })
+        let decoder = Decoder::new(MIN_VERSION, 0);
+        let mut this = Self {
+            chunks: stream::AsyncReader::with_decoder(source, buf, decoder),
+            header: DemoHeader::EMPTY,
+        };
+        let head = this.chunks.fill_to(DemoHeader::MAX_LEN).await?;
+        this.header
+            .parse_in_place(head)
+            .map_err(ReadError::Decode)?;
+        this.chunks.skip(this.header.chunks_offset(), 0).await?;
+        this.chunks.set_decoder(this.header.chunk_decoder());
+        Ok(this)
     }
 
     /// The demo header.

@@ -87,12 +87,18 @@ impl<R: io::Read> Reader<R> {
     }
 
     /// Reads the header and skips the map, then sets the chunk decoder.
-    fn prelude(mut chunks: stream::Reader<R, Decoder>) -> Result<Self, ReadError> {
-        let head = chunks.fill_to(DemoHeader::MAX_LEN)?;
-        let header = DemoHeader::parse(head).map_err(ReadError::Decode)?;
-        chunks.skip(header.chunks_offset(), 0)?;
-        chunks.set_decoder(header.chunk_decoder());
-        Ok(Self { chunks, header })
+    fn prelude(chunks: stream::Reader<R, Decoder>) -> Result<Self, ReadError> {
+        let mut this = Self {
+            chunks,
+            header: DemoHeader::EMPTY,
+        };
+        let head = this.chunks.fill_to(DemoHeader::MAX_LEN)?;
+        this.header
+            .parse_in_place(head)
+            .map_err(ReadError::Decode)?;
+        this.chunks.skip(this.header.chunks_offset(), 0)?;
+        this.chunks.set_decoder(this.header.chunk_decoder());
+        Ok(this)
     }
 
     /// The demo header.

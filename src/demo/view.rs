@@ -63,6 +63,31 @@ impl DemoHeader {
     /// the map and chunks). Fails on a bad magic, a version outside 3..=6,
     /// a string field without NUL or not UTF-8, or too few bytes.
     pub fn parse(bytes: &[u8]) -> Result<Self> {
+        let mut header = Self::EMPTY;
+        header.parse_in_place(bytes)?;
+        Ok(header)
+    }
+
+    /// Nothing read yet: every field zero.
+    pub(crate) const EMPTY: Self = Self {
+        version: 0,
+        net_version: [0; 64],
+        map_name: [0; 64],
+        map_size: 0,
+        map_crc: 0,
+        kind: [0; 8],
+        length: 0,
+        timestamp: [0; 20],
+        markers: [0; MAX_MARKERS],
+        num_markers: 0,
+        map_sha256: None,
+        len: 0,
+    };
+
+    /// [`DemoHeader::parse`] into `self` (a reader's own header, so that
+    /// no second one sits on the stack); on an error `self` is partly
+    /// written.
+    pub(crate) fn parse_in_place(&mut self, bytes: &[u8]) -> Result<()> {
         let (header, _) = Header::ref_from_prefix(bytes).map_err(|_| {
             if bytes.len() >= MAGIC.len() && bytes.get(..MAGIC.len()) != Some(MAGIC) {
                 Error::new(ErrorKind::BadMagic, 0)
@@ -83,40 +108,36 @@ impl DemoHeader {
         check_str(&header.timestamp, 156)?;
         let mut cur = Cursor::new(bytes);
         cur.skip(Self::FIXED_LEN)?;
-        let mut markers = [0i32; MAX_MARKERS];
-        let mut num_markers = 0;
+        self.markers = [0; MAX_MARKERS];
+        self.num_markers = 0;
         if version >= 4 {
             let raw = cur.bytes(size_of::<TimelineMarkers>())?;
             let raw = TimelineMarkers::ref_from_bytes(raw)
                 .map_err(|_| Error::truncated(Self::FIXED_LEN))?;
-            num_markers = usize::try_from(raw.num.get()).unwrap_or(0).min(MAX_MARKERS);
-            for (m, r) in markers.iter_mut().zip(&raw.markers) {
+            self.num_markers = usize::try_from(raw.num.get()).unwrap_or(0).min(MAX_MARKERS);
+            for (m, r) in self.markers.iter_mut().zip(&raw.markers) {
                 *m = r.get();
             }
         }
-        let mut map_sha256 = None;
+        self.map_sha256 = None;
         if version >= 6 {
             // DDNet reads the extension only when its UUID is there.
             let mut probe = cur.clone();
             if probe.array::<16>().ok().map(Uuid::from_bytes) == Some(SHA256_EXTENSION) {
-                map_sha256 = Some(probe.array::<32>()?);
+                self.map_sha256 = Some(probe.array::<32>()?);
                 cur = probe;
             }
         }
-        Ok(Self {
-            version,
-            net_version: header.net_version,
-            map_name: header.map_name,
-            map_size: header.map_size.get(),
-            map_crc: header.map_crc.get(),
-            kind: header.kind,
-            length: header.length.get(),
-            timestamp: header.timestamp,
-            markers,
-            num_markers,
-            map_sha256,
-            len: cur.position(),
-        })
+        self.version = version;
+        self.net_version = header.net_version;
+        self.map_name = header.map_name;
+        self.map_size = header.map_size.get();
+        self.map_crc = header.map_crc.get();
+        self.kind = header.kind;
+        self.length = header.length.get();
+        self.timestamp = header.timestamp;
+        self.len = cur.position();
+        Ok(())
     }
 
     /// The demo version (3 to 6).

@@ -7,7 +7,7 @@ use crate::warning::{Warn, Warning, WarningKind, report};
 use super::{CMD_EVENT_PAYLOADS, CMD_GAME_END};
 
 /// The commands below this one have an entry in the decoder's fast-path
-/// table ([`PayloadSizes::fast_lens`]; every known command is below 0x42).
+/// table ([`PayloadSizes::fast_lens_into`]; every known command is below 0x42).
 pub(crate) const FAST_COMMANDS: usize = 0x50;
 
 /// Payload sizes (command byte not included) of every command the stream
@@ -16,7 +16,8 @@ pub(crate) const FAST_COMMANDS: usize = 0x50;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PayloadSizes {
     sizes: [u16; 256],
-    present: [bool; 256],
+    /// Which commands are listed: bit `c % 32` of word `c / 32`.
+    present: [u32; 8],
 }
 
 impl Default for PayloadSizes {
@@ -31,7 +32,7 @@ impl PayloadSizes {
     pub const fn new() -> Self {
         Self {
             sizes: [0; 256],
-            present: [false; 256],
+            present: [0; 8],
         }
     }
 
@@ -63,16 +64,26 @@ impl PayloadSizes {
             return Err(Error::truncated(base.saturating_add(event.len())));
         };
         let mut table = Self::new();
+        table.fill(pairs);
+        Ok(table)
+    }
+
+    /// [`PayloadSizes::parse`] into `self`, for an event whose command and
+    /// size byte were checked (the decoder's): no second table on the
+    /// stack.
+    pub(crate) fn parse_checked(&mut self, event: &[u8]) {
+        let size = event.get(1).copied().unwrap_or(0);
+        *self = Self::new();
+        self.fill(event.get(2..=usize::from(size)).unwrap_or_default());
+    }
+
+    /// Declares every (command, u16 size) pair of `pairs`.
+    fn fill(&mut self, pairs: &[u8]) {
         for pair in pairs.chunks_exact(3) {
             if let [code, hi, lo] = *pair {
-                let i = usize::from(code);
-                if let (Some(s), Some(p)) = (table.sizes.get_mut(i), table.present.get_mut(i)) {
-                    *s = u16::from_be_bytes([hi, lo]);
-                    *p = true;
-                }
+                self.set(code, u16::from_be_bytes([hi, lo]));
             }
         }
-        Ok(table)
     }
 
     /// The declared payload size of `command`, or `None` if it is not listed.
@@ -80,10 +91,19 @@ impl PayloadSizes {
     #[inline]
     pub fn get(&self, command: u8) -> Option<u16> {
         let i = usize::from(command);
-        match self.present.get(i) {
-            Some(true) => self.sizes.get(i).copied(),
-            _ => None,
+        if self.is_present(i) {
+            self.sizes.get(i).copied()
+        } else {
+            None
         }
+    }
+
+    /// Whether command `i` is listed.
+    #[inline]
+    fn is_present(&self, i: usize) -> bool {
+        self.present
+            .get(i / 32)
+            .is_some_and(|word| word & (1 << (i % 32)) != 0)
     }
 
     /// The whole event length (`size + 1`) of every listed command below
@@ -91,26 +111,23 @@ impl PayloadSizes {
     /// may take: size not
     /// 0 (the command byte alone, a quirk the full path handles) and below
     /// 65 535, not Game End (it changes the decoder's state); 0 for the
-    /// others.
-    pub(crate) fn fast_lens(&self) -> [u16; FAST_COMMANDS] {
-        let mut lens = [0; FAST_COMMANDS];
-        for ((len, &size), &present) in lens.iter_mut().zip(&self.sizes).zip(&self.present) {
-            if present && size != 0 {
-                *len = size.checked_add(1).unwrap_or(0);
-            }
+    /// others. Written into the decoder's table in place.
+    pub(crate) fn fast_lens_into(&self, lens: &mut [u16; FAST_COMMANDS]) {
+        for (i, (len, &size)) in lens.iter_mut().zip(&self.sizes).enumerate() {
+            *len = if self.is_present(i) && size != 0 && i != usize::from(CMD_GAME_END) {
+                size.checked_add(1).unwrap_or(0)
+            } else {
+                0
+            };
         }
-        if let Some(len) = lens.get_mut(usize::from(CMD_GAME_END)) {
-            *len = 0;
-        }
-        lens
     }
 
     /// Declares `size` for `command` (used by writers and tests).
     pub fn set(&mut self, command: u8, size: u16) {
         let i = usize::from(command);
-        if let (Some(s), Some(p)) = (self.sizes.get_mut(i), self.present.get_mut(i)) {
+        if let (Some(s), Some(word)) = (self.sizes.get_mut(i), self.present.get_mut(i / 32)) {
             *s = size;
-            *p = true;
+            *word |= 1 << (i % 32);
         }
     }
 

@@ -88,15 +88,11 @@ pub trait Decoder {
     ///
     /// A reader asks this before it decodes a record from its buffer, so
     /// that the decode holds the only borrow of the buffer: the record it
-    /// returns. The default decodes on a clone of the decoder (the record
-    /// is then decoded twice); a format answers its common records from
-    /// their framing alone.
-    fn need_more(&self, input: &[u8]) -> Option<Option<usize>>
-    where
-        Self: Clone,
-    {
-        need_more_on_copy(self, input)
-    }
+    /// returns. Each format answers from the record's framing (its length
+    /// prefix, command byte or packed ints), never by decoding on a copy
+    /// of the decoder: the readers' stack then holds one decoder and one
+    /// record (on a Cortex-M, a Slippi decoder is about 1 KiB).
+    fn need_more(&self, input: &[u8]) -> Option<Option<usize>>;
 
     /// Bytes consumed since the start of the stream: the offset of the next
     /// input byte.
@@ -105,17 +101,4 @@ pub trait Decoder {
     /// How the stream ended if the input ends now, with `unconsumed` bytes
     /// fed but not consumed.
     fn end(&self, unconsumed: usize) -> End;
-}
-
-/// [`Decoder::need_more`] by decoding on a clone of `decoder`: its default,
-/// and the fallback of the formats that answer their common records from
-/// the framing.
-pub(crate) fn need_more_on_copy<D: Decoder + Clone>(
-    decoder: &D,
-    input: &[u8],
-) -> Option<Option<usize>> {
-    match decoder.clone().decode(input) {
-        Ok(Decoded::NeedMore { needed }) => Some(needed),
-        _ => None,
-    }
 }

@@ -61,7 +61,7 @@ pub struct EmbeddedReader<'b, R, D> {
 }
 
 #[cfg(feature = "embedded-io")]
-impl<'b, R: embedded_io::Read, D: Decoder + Clone> EmbeddedReader<'b, R, D> {
+impl<'b, R: embedded_io::Read, D: Decoder> EmbeddedReader<'b, R, D> {
     /// A reader of `source` through `buf`, decoding with `decoder`.
     pub fn with_decoder(source: R, buf: &'b mut [u8], decoder: D) -> Self {
         let limit = buf.len();
@@ -131,7 +131,7 @@ pub struct AsyncReader<'b, R, D> {
 }
 
 #[cfg(feature = "embedded-io-async")]
-impl<'b, R: embedded_io_async::Read, D: Decoder + Clone> AsyncReader<'b, R, D> {
+impl<'b, R: embedded_io_async::Read, D: Decoder> AsyncReader<'b, R, D> {
     /// A reader of `source` through `buf`, decoding with `decoder`.
     pub fn with_decoder(source: R, buf: &'b mut [u8], decoder: D) -> Self {
         let limit = buf.len();

@@ -68,8 +68,6 @@ mod reader;
 )]
 mod refill;
 
-#[cfg(any(feature = "teehistorian", feature = "slippi"))]
-pub(crate) use decoder::need_more_on_copy;
 pub use decoder::{Decoded, Decoder};
 #[cfg(feature = "embedded-io-async")]
 pub use embedded::AsyncReader;

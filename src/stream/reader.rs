@@ -78,7 +78,7 @@ pub struct Reader<R, D> {
     core: Refill<Vec<u8>, D>,
 }
 
-impl<R: io::Read, D: Decoder + Clone> Reader<R, D> {
+impl<R: io::Read, D: Decoder> Reader<R, D> {
     /// A reader whose buffer starts at [`DEFAULT_CAPACITY`] bytes and grows
     /// up to `2 * D::MAX_RECORD`.
     pub fn with_decoder(source: R, decoder: D) -> Self {

@@ -499,14 +499,36 @@ impl stream::Decoder for Decoder {
     }
 
     /// A message of the short path (nearly all of them) that `input` holds
-    /// whole is told by that path on a copy of the tick state; anything
-    /// else is decoded on a copy of the decoder.
+    /// whole is told by that path on a copy of the tick state; any other
+    /// by reading its packed ints (the message is read, not kept: the
+    /// decoder does not change); the header by its NUL.
     fn need_more(&self, input: &[u8]) -> Option<Option<usize>> {
-        let mut ticks = self.ticks;
-        if self.state == State::Messages && short_message(&mut ticks, input).is_some() {
-            return None;
+        match self.state {
+            State::Messages => {
+                let mut ticks = self.ticks;
+                if short_message(&mut ticks, input).is_some() {
+                    return None;
+                }
+                let mut c = Cursor::with_base(input, self.offset);
+                match int(&mut c).and_then(|id| read_body(id, &mut c, self.offset)) {
+                    Err(e) if matches!(e.kind, ErrorKind::Truncated | ErrorKind::InvalidVarint) => {
+                        Some(None)
+                    }
+                    _ => None,
+                }
+            }
+            State::Header => {
+                if self.check_magic(input).is_err() {
+                    return None;
+                }
+                match input.get(MAGIC_LEN..) {
+                    None => Some(Some(MAGIC_LEN)),
+                    Some(rest) => (!rest.contains(&0)).then_some(None),
+                }
+            }
+            State::HeaderPieces => input.is_empty().then_some(None),
+            State::Finished | State::Failed(_) => None,
         }
-        stream::need_more_on_copy(self, input)
     }
 
     fn offset(&self) -> usize {

@@ -8,7 +8,6 @@
 use core::fmt;
 use core::ops::Range;
 
-use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, Visitor};
 use serde_json_core::str::{EscapedStr, EscapedStringFragment};
 use uuid::Uuid;
 
@@ -184,7 +183,7 @@ impl<'a> Header<'a> {
             Some(version) => version,
             None => {
                 let mut fields = Fields::default();
-                parse_json(json.as_bytes(), TopLevel(&mut fields))?;
+                parse_json(json.as_bytes(), |p| p.top_level(&mut fields))?;
                 fields.version.map(|v| v.raw().as_bytes())
             }
         };
@@ -251,7 +250,7 @@ impl<'a> Header<'a> {
     /// its version).
     fn fields(&self) -> Fields<'a> {
         let mut fields = Fields::default();
-        let _ = parse_json(self.json, TopLevel(&mut fields));
+        let _ = parse_json(self.json, |p| p.top_level(&mut fields));
         fields
     }
 
@@ -372,13 +371,13 @@ impl<'a> Header<'a> {
     /// Calls `f(name, value)` for each entry of the `config` object (the
     /// non-default server settings), in file order.
     pub fn for_each_config(&self, f: impl FnMut(JsonStr<'a>, JsonStr<'a>)) -> Result<()> {
-        parse_json(self.json, Section { key: "config", f })
+        parse_json(self.json, |p| p.section("config", f))
     }
 
     /// Calls `f(name, value)` for each entry of the `tuning` object (the
     /// non-default tuning parameters, values ×100), in file order.
     pub fn for_each_tuning(&self, f: impl FnMut(JsonStr<'a>, JsonStr<'a>)) -> Result<()> {
-        parse_json(self.json, Section { key: "tuning", f })
+        parse_json(self.json, |p| p.section("tuning", f))
     }
 
     /// The value of config variable `name`, if set in the header.
@@ -740,143 +739,350 @@ impl Plain<'_> {
     }
 }
 
-/// Runs `seed` over the JSON text as one whole value.
-fn parse_json<'a, S: DeserializeSeed<'a, Value = ()>>(json: &'a [u8], seed: S) -> Result<()> {
+/// Runs `parse` over the JSON text as one whole value, then checks that
+/// only whitespace follows.
+///
+/// The parser is [`Json`]: it accepts and rejects what serde-json-core 0.6
+/// (the crate's earlier parser, kept by the tests as the oracle) does, in
+/// a fifth of the flash (on a Cortex-M, serde-json-core and the panic
+/// paths it links took about 5 KB).
+fn parse_json<'a>(json: &'a [u8], parse: impl FnOnce(&mut Json<'a>) -> Step) -> Result<()> {
     // The parser recurses: a header read from a file has not been checked
     // whole, so its depth is checked before every parse.
     check_depth(json)?;
-    let mut de = serde_json_core::de::Deserializer::new(json, None);
-    seed.deserialize(&mut de)
-        .and_then(|()| de.end().map(|_| ()))
-        .map_err(|_| Error::corrupt("header is not a valid JSON object", 0))
+    let mut p = Json { json, at: 0 };
+    parse(&mut p)
+        .and_then(|()| p.end())
+        .map_err(|Invalid| Error::corrupt("header is not a valid JSON object", 0))
 }
 
-/// A string (or `null`, giving `None`) borrowed from the input.
-struct OptStr;
+/// The text is not the JSON [`Json`] reads.
+struct Invalid;
 
-impl<'de> Visitor<'de> for OptStr {
-    type Value = Option<JsonStr<'de>>;
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a string or null")
+/// One step of [`Json`].
+type Step<T = ()> = core::result::Result<T, Invalid>;
+
+/// A JSON reader over the header text, the values it does not keep
+/// skipped as serde-json-core skips them (strings to their closing quote,
+/// escapes not checked; scalars up to the next `,`, `}` or `]`).
+struct Json<'a> {
+    json: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Json<'a> {
+    fn peek(&self) -> Option<u8> {
+        self.json.get(self.at).copied()
     }
-    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
-        Ok(Some(JsonStr(v)))
+
+    fn eat(&mut self) {
+        self.at = self.at.saturating_add(1);
     }
-    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+
+    /// Skips whitespace; the next byte.
+    fn ws(&mut self) -> Option<u8> {
+        while let Some(b' ' | b'\n' | b'\t' | b'\r') = self.peek() {
+            self.eat();
+        }
+        self.peek()
+    }
+
+    /// Nothing but whitespace left.
+    fn end(&mut self) -> Step {
+        match self.ws() {
+            Some(_) => Err(Invalid),
+            None => Ok(()),
+        }
+    }
+
+    /// A string: the raw text between its quotes.
+    fn string(&mut self) -> Step<JsonStr<'a>> {
+        if self.ws() != Some(b'"') {
+            return Err(Invalid);
+        }
+        self.eat();
+        let start = self.at;
+        let mut escaped = false;
+        loop {
+            match self.peek() {
+                None => return Err(Invalid),
+                Some(b'"') if !escaped => break,
+                Some(b'\\') => escaped = !escaped,
+                Some(_) => escaped = false,
+            }
+            self.eat();
+        }
+        let text = self.json.get(start..self.at).ok_or(Invalid)?;
+        self.eat();
+        core::str::from_utf8(text).map(JsonStr).map_err(|_| Invalid)
+    }
+
+    /// A string, or `null` for `None`.
+    fn opt_string(&mut self) -> Step<Option<JsonStr<'a>>> {
+        if self.ws() != Some(b'n') {
+            return self.string().map(Some);
+        }
+        for &want in b"null" {
+            if self.peek() != Some(want) {
+                return Err(Invalid);
+            }
+            self.eat();
+        }
         Ok(None)
     }
-    fn visit_some<D: de::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        d.deserialize_str(self)
+
+    /// An object: `entry(self, key)` reads each value.
+    fn object(&mut self, mut entry: impl FnMut(&mut Self, JsonStr<'a>) -> Step) -> Step {
+        if self.ws() != Some(b'{') {
+            return Err(Invalid);
+        }
+        self.eat();
+        let mut first = true;
+        loop {
+            let next = match self.ws().ok_or(Invalid)? {
+                b'}' => break,
+                b',' if !first => {
+                    self.eat();
+                    self.ws()
+                }
+                b if first => {
+                    first = false;
+                    Some(b)
+                }
+                _ => return Err(Invalid),
+            };
+            if next != Some(b'"') {
+                return Err(Invalid);
+            }
+            let key = self.string()?;
+            if self.ws() != Some(b':') {
+                return Err(Invalid);
+            }
+            self.eat();
+            entry(self, key)?;
+        }
+        self.eat();
+        Ok(())
+    }
+
+    /// An array, every element skipped.
+    fn skip_array(&mut self) -> Step {
+        self.eat(); // `[`, seen by the caller.
+        let mut first = true;
+        loop {
+            let next = match self.ws().ok_or(Invalid)? {
+                b']' => break,
+                b',' => {
+                    self.eat();
+                    self.ws().ok_or(Invalid)?
+                }
+                b if first => {
+                    first = false;
+                    b
+                }
+                _ => return Err(Invalid),
+            };
+            if next == b']' {
+                return Err(Invalid);
+            }
+            self.skip_value()?;
+        }
+        self.eat();
+        Ok(())
+    }
+
+    /// Any value, skipped.
+    fn skip_value(&mut self) -> Step {
+        match self.ws().ok_or(Invalid)? {
+            b'"' => self.string().map(|_| ()),
+            b'[' => self.skip_array(),
+            b'{' => self.object(|p, _| p.skip_value()),
+            b',' | b'}' | b']' => Err(Invalid),
+            _ => loop {
+                match self.peek() {
+                    Some(b',' | b'}' | b']') => return Ok(()),
+                    Some(_) => self.eat(),
+                    None => return Err(Invalid),
+                }
+            },
+        }
+    }
+
+    /// The top-level object: the known scalar fields into `fields`, the
+    /// rest skipped.
+    fn top_level(&mut self, fields: &mut Fields<'a>) -> Step {
+        self.object(|p, key| match fields.slot(key.raw().as_bytes()) {
+            Some(slot) => {
+                *slot = p.opt_string()?;
+                Ok(())
+            }
+            None => p.skip_value(),
+        })
+    }
+
+    /// The top-level object again, each entry of the object under `name`
+    /// (an object of strings) handed to `f`.
+    fn section(&mut self, name: &str, mut f: impl FnMut(JsonStr<'a>, JsonStr<'a>)) -> Step {
+        self.object(|p, key| {
+            if key.raw() != name {
+                return p.skip_value();
+            }
+            p.object(|p, key| {
+                f(key, p.string()?);
+                Ok(())
+            })
+        })
     }
 }
 
-impl<'de> DeserializeSeed<'de> for OptStr {
-    type Value = Option<JsonStr<'de>>;
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        d.deserialize_option(self)
-    }
-}
+/// The earlier parse through serde-json-core 0.6: the oracle the tests
+/// hold [`Json`] to.
+#[cfg(test)]
+mod serde_oracle {
+    use super::*;
+    use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, Visitor};
 
-/// A key: always a borrowed string.
-struct Key;
-
-impl<'de> Visitor<'de> for Key {
-    type Value = JsonStr<'de>;
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a string")
+    /// Runs `seed` over the JSON text as one whole value.
+    pub(super) fn parse_json_serde<'a, S: DeserializeSeed<'a, Value = ()>>(
+        json: &'a [u8],
+        seed: S,
+    ) -> Result<()> {
+        // The parser recurses: a header read from a file has not been checked
+        // whole, so its depth is checked before every parse.
+        check_depth(json)?;
+        let mut de = serde_json_core::de::Deserializer::new(json, None);
+        seed.deserialize(&mut de)
+            .and_then(|()| de.end().map(|_| ()))
+            .map_err(|_| Error::corrupt("header is not a valid JSON object", 0))
     }
-    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
-        Ok(JsonStr(v))
-    }
-}
 
-impl<'de> DeserializeSeed<'de> for Key {
-    type Value = JsonStr<'de>;
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        d.deserialize_str(self)
-    }
-}
+    /// A string (or `null`, giving `None`) borrowed from the input.
+    struct OptStr;
 
-/// The top-level object: records the known scalar fields, skips the rest.
-struct TopLevel<'f, 'a>(&'f mut Fields<'a>);
-
-impl<'de> Visitor<'de> for TopLevel<'_, 'de> {
-    type Value = ();
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a JSON object")
+    impl<'de> Visitor<'de> for OptStr {
+        type Value = Option<JsonStr<'de>>;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a string or null")
+        }
+        fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+            Ok(Some(JsonStr(v)))
+        }
+        fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_some<D: de::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+            d.deserialize_str(self)
+        }
     }
-    fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<(), M::Error> {
-        while let Some(key) = map.next_key_seed(Key)? {
-            match self.0.slot(key.raw().as_bytes()) {
-                Some(slot) => *slot = map.next_value_seed(OptStr)?,
-                None => {
+
+    impl<'de> DeserializeSeed<'de> for OptStr {
+        type Value = Option<JsonStr<'de>>;
+        fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+            d.deserialize_option(self)
+        }
+    }
+
+    /// A key: always a borrowed string.
+    struct Key;
+
+    impl<'de> Visitor<'de> for Key {
+        type Value = JsonStr<'de>;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a string")
+        }
+        fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+            Ok(JsonStr(v))
+        }
+    }
+
+    impl<'de> DeserializeSeed<'de> for Key {
+        type Value = JsonStr<'de>;
+        fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+            d.deserialize_str(self)
+        }
+    }
+
+    /// The top-level object: records the known scalar fields, skips the rest.
+    pub(super) struct TopLevel<'f, 'a>(pub(super) &'f mut Fields<'a>);
+
+    impl<'de> Visitor<'de> for TopLevel<'_, 'de> {
+        type Value = ();
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a JSON object")
+        }
+        fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<(), M::Error> {
+            while let Some(key) = map.next_key_seed(Key)? {
+                match self.0.slot(key.raw().as_bytes()) {
+                    Some(slot) => *slot = map.next_value_seed(OptStr)?,
+                    None => {
+                        map.next_value::<IgnoredAny>()?;
+                    }
+                }
+            }
+            Ok(())
+        }
+    }
+
+    impl<'de> DeserializeSeed<'de> for TopLevel<'_, 'de> {
+        type Value = ();
+        fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_map(self)
+        }
+    }
+
+    /// The top-level object again, this time handing each entry of the object
+    /// under `key` to `f`.
+    pub(super) struct Section<F> {
+        pub(super) key: &'static str,
+        pub(super) f: F,
+    }
+
+    /// The entries of one string-to-string object.
+    struct Entries<'f, F>(&'f mut F);
+
+    impl<'de, F: FnMut(JsonStr<'de>, JsonStr<'de>)> Visitor<'de> for Entries<'_, F> {
+        type Value = ();
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("an object of strings")
+        }
+        fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<(), M::Error> {
+            while let Some(key) = map.next_key_seed(Key)? {
+                let value = map.next_value_seed(Key)?;
+                (self.0)(key, value);
+            }
+            Ok(())
+        }
+    }
+
+    impl<'de, F: FnMut(JsonStr<'de>, JsonStr<'de>)> DeserializeSeed<'de> for Entries<'_, F> {
+        type Value = ();
+        fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_map(self)
+        }
+    }
+
+    impl<'de, F: FnMut(JsonStr<'de>, JsonStr<'de>)> Visitor<'de> for Section<F> {
+        type Value = ();
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a JSON object")
+        }
+        fn visit_map<M: MapAccess<'de>>(mut self, mut map: M) -> Result<(), M::Error> {
+            while let Some(key) = map.next_key_seed(Key)? {
+                if key.raw() == self.key {
+                    map.next_value_seed(Entries(&mut self.f))?;
+                } else {
                     map.next_value::<IgnoredAny>()?;
                 }
             }
+            Ok(())
         }
-        Ok(())
     }
-}
 
-impl<'de> DeserializeSeed<'de> for TopLevel<'_, 'de> {
-    type Value = ();
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_map(self)
-    }
-}
-
-/// The top-level object again, this time handing each entry of the object
-/// under `key` to `f`.
-struct Section<F> {
-    key: &'static str,
-    f: F,
-}
-
-/// The entries of one string-to-string object.
-struct Entries<'f, F>(&'f mut F);
-
-impl<'de, F: FnMut(JsonStr<'de>, JsonStr<'de>)> Visitor<'de> for Entries<'_, F> {
-    type Value = ();
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("an object of strings")
-    }
-    fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<(), M::Error> {
-        while let Some(key) = map.next_key_seed(Key)? {
-            let value = map.next_value_seed(Key)?;
-            (self.0)(key, value);
+    impl<'de, F: FnMut(JsonStr<'de>, JsonStr<'de>)> DeserializeSeed<'de> for Section<F> {
+        type Value = ();
+        fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_map(self)
         }
-        Ok(())
-    }
-}
-
-impl<'de, F: FnMut(JsonStr<'de>, JsonStr<'de>)> DeserializeSeed<'de> for Entries<'_, F> {
-    type Value = ();
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_map(self)
-    }
-}
-
-impl<'de, F: FnMut(JsonStr<'de>, JsonStr<'de>)> Visitor<'de> for Section<F> {
-    type Value = ();
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a JSON object")
-    }
-    fn visit_map<M: MapAccess<'de>>(mut self, mut map: M) -> Result<(), M::Error> {
-        while let Some(key) = map.next_key_seed(Key)? {
-            if key.raw() == self.key {
-                map.next_value_seed(Entries(&mut self.f))?;
-            } else {
-                map.next_value::<IgnoredAny>()?;
-            }
-        }
-        Ok(())
-    }
-}
-
-impl<'de, F: FnMut(JsonStr<'de>, JsonStr<'de>)> DeserializeSeed<'de> for Section<F> {
-    type Value = ();
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_map(self)
     }
 }
 
@@ -937,7 +1143,7 @@ mod tests {
     fn plain_scan_agrees_with_general_parse() {
         fn general(json: &str) -> Option<Option<&[u8]>> {
             let mut fields = Fields::default();
-            parse_json(json.as_bytes(), TopLevel(&mut fields)).ok()?;
+            parse_json(json.as_bytes(), |p| p.top_level(&mut fields)).ok()?;
             Some(fields.version.map(|v| v.raw().as_bytes()))
         }
         let plain = r#"{"comment":"teehistorian@ddnet.tw","version":"2","version_minor":"22","game_uuid":"0f3bd1ac-0d44-4a0a-9e46-8a1a2dc0c4ba","map_name":"dm1","config":{"sv_map":"dm1","sv_team":"1"},"tuning":{},"uuids":["a","b"],"x":[[],{"version":"7"}],"version":"1"}"#;
@@ -1053,5 +1259,64 @@ mod tests {
         let deep = "[".repeat(100_000);
         assert!(Header::parse(&deep).is_err());
         assert_eq!(Header::parse(r#"{"version":"1"}"#).unwrap().version(), 1);
+    }
+
+    /// [`Json`] against serde-json-core 0.6 (the parse it replaced): the
+    /// same texts accepted, the same fields and `config`/`tuning` entries
+    /// found, on headers, all their prefixes and every single-byte change
+    /// to one of the bytes JSON gives a meaning.
+    #[test]
+    fn json_reader_equals_serde_json_core() {
+        use serde_oracle::{Section, TopLevel, parse_json_serde};
+        type Entries = Vec<(std::string::String, std::string::String)>;
+        fn ours(json: &[u8]) -> (bool, Fields<'_>, Option<Entries>, Option<Entries>) {
+            let mut fields = Fields::default();
+            let ok = parse_json(json, |p| p.top_level(&mut fields)).is_ok();
+            let section = |name: &str| {
+                let mut out = Vec::new();
+                let f = |k: JsonStr<'_>, v: JsonStr<'_>| out.push((k.raw().into(), v.raw().into()));
+                parse_json(json, |p| p.section(name, f)).ok()?;
+                Some(out)
+            };
+            (ok, fields, section("config"), section("tuning"))
+        }
+        fn theirs(json: &[u8]) -> (bool, Fields<'_>, Option<Entries>, Option<Entries>) {
+            let mut fields = Fields::default();
+            let ok = parse_json_serde(json, TopLevel(&mut fields)).is_ok();
+            let section = |key: &'static str| {
+                let mut out = Vec::new();
+                let f = |k: JsonStr<'_>, v: JsonStr<'_>| out.push((k.raw().into(), v.raw().into()));
+                parse_json_serde(json, Section { key, f }).ok()?;
+                Some(out)
+            };
+            (ok, fields, section("config"), section("tuning"))
+        }
+        let bases: [&[u8]; 6] = [
+            JSON.as_bytes(),
+            br#"{"version":"2","config":{"sv_motd":"a\nb \"c\" \\ \/"},"tuning":{}}"#,
+            br#" { "version" : "1" , "x" : [ 1 , -2.5e3 , true , null , [ ] , { } ] , "prev_game_uuid" : null } "#,
+            br#"{"a":[,1],"b":[1,],"c":{,},"d":tru,"version":"2"}"#,
+            br#"{"version":"2","config":{"a":"b","c":1},"tuning":{"x":"\u0041"}}"#,
+            br#"[{"version":"2"}]"#,
+        ];
+        let special = b"\"\\{}[],: nt0a\x01";
+        let (mut checked, mut accepted) = (0, 0);
+        for base in bases {
+            let mut texts: Vec<Vec<u8>> = (0..=base.len()).map(|n| base[..n].to_vec()).collect();
+            for at in 0..base.len() {
+                for &b in special {
+                    let mut t = base.to_vec();
+                    t[at] = b;
+                    texts.push(t);
+                }
+            }
+            for t in &texts {
+                let (a, b) = (ours(t), theirs(t));
+                assert_eq!(a, b, "{}", std::string::String::from_utf8_lossy(t));
+                checked += 1;
+                accepted += usize::from(a.0);
+            }
+        }
+        assert!(checked > 10_000 && accepted > 1_000, "{checked} {accepted}");
     }
 }

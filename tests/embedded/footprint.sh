@@ -6,7 +6,17 @@
 # and the peak stack its decodes used on QEMU (painted, from run.sh's
 # `stack=` figures, the largest over the files given).
 #
-#   tests/embedded/footprint.sh [FILE...]   default: the corpus files
+#   tests/embedded/footprint.sh [FILE...]           print the table
+#   tests/embedded/footprint.sh --write [FILE...]   ... and write it into
+#                                                   README.md
+#   tests/embedded/footprint.sh --check [FILE...]   fail unless README.md
+#                                                   holds this table
+#
+# Default files: the corpus files run.sh decodes. The files must cover
+# every format (a teehistorian recording, a Slippi replay, a demo, a map):
+# otherwise the script says which is missing and exits 2. README.md holds
+# the table between the lines `<!-- footprint:begin -->` and
+# `<!-- footprint:end -->`.
 #
 # The baseline row is the same firmware with no format: the semihosting,
 # file-list and printing code every row carries.
@@ -15,6 +25,15 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 corpus="${GAMEFMT_CORPUS:-$root/../shared/corpus}"
 elf="$here/target/thumbv7m-none-eabi/release/gamefmt-embedded"
+readme="$root/README.md"
+begin='<!-- footprint:begin -->'
+end='<!-- footprint:end -->'
+
+mode=print
+case "${1:-}" in
+  --write) mode=write; shift ;;
+  --check) mode=check; shift ;;
+esac
 
 files=("$@")
 if [ ${#files[@]} -eq 0 ]; then
@@ -22,7 +41,44 @@ if [ ${#files[@]} -eq 0 ]; then
   files=("$corpus"/teeworlds/teehistorian/*.teehistorian "$corpus"/slippi/*.slp
          "$corpus"/teeworlds/demos/*.demo "$corpus"/teeworlds/maps/ddnet__data__maps__ctf1.map)
   shopt -u nullglob
+  if [ ${#files[@]} -eq 0 ] && [ "$mode" = check ]; then
+    echo "SKIPPED: footprint check: no corpus at $corpus and no files given"
+    exit 0
+  fi
 fi
+
+if [ "$mode" = check ]; then
+  if ! command -v qemu-system-arm >/dev/null \
+     || ! rustup target list --installed | grep -q thumbv7m-none-eabi; then
+    echo "SKIPPED: footprint check: qemu-system-arm or the thumbv7m-none-eabi target is missing (run.sh installs them)"
+    exit 0
+  fi
+fi
+
+# Every format needs a file: its peak stack is measured on them.
+format_of() {
+  case "$(head -c 16 "$1" | od -An -tx1 | tr -d ' \n')" in
+    699db17b8efb34ff*) echo teehistorian ;;
+    7b55037261775b24*) echo slippi ;;
+    545744454d4f00*) echo demo ;;
+    44415441*|41544144*) echo map ;;
+    *) echo unknown ;;
+  esac
+}
+missing=""
+for format in teehistorian slippi demo map; do
+  found=""
+  for f in "${files[@]}"; do
+    if [ -r "$f" ] && [ "$(format_of "$f")" = "$format" ]; then found=1; break; fi
+  done
+  [ -n "$found" ] || missing="$missing $format"
+done
+if [ -n "$missing" ]; then
+  missing="$(echo $missing | sed 's/ /, /g')"
+  echo "footprint.sh: no $missing file among the files given; each format's peak stack is measured on its files (give at least one of each: a teehistorian recording, a Slippi replay, a demo, a map)" >&2
+  exit 2
+fi
+
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 for f in "${files[@]}"; do realpath "$f"; done > "$work/gamefmt-embedded.list"
@@ -36,7 +92,17 @@ sizes() {
     END { print flash, ram }'
 }
 
-echo "| firmware | flash (text + rodata + data) | static RAM (data + bss) | of which buffers | peak stack |"
+# 28124 -> "28 124", as the README writes numbers.
+spaced() {
+  case "$1" in
+    *[!0-9]*|"") echo "$1" ;;
+    *) echo "$1" | sed -e ':a' -e 's/\([0-9]\)\([0-9]\{3\}\)\($\| \)/\1 \2\3/' -e 'ta' ;;
+  esac
+}
+
+table="$work/table.md"
+{
+echo "| firmware | flash (bytes) | static RAM (bytes) | of which buffers | peak stack (bytes) |"
 echo "|---|---|---|---|---|"
 for format in none teehistorian slippi demo map; do
   features=""
@@ -53,8 +119,44 @@ for format in none teehistorian slippi demo map; do
   if [ "$format" != none ]; then
     (cd "$work" && timeout 1200 qemu-system-arm -cpu cortex-m3 -machine lm3s6965evb -nographic \
        -semihosting-config enable=on,target=native -kernel "$elf" > "$work/out.txt" 2>/dev/null) || true
-    stack=$(grep -o "format=$format .*stack=[0-9]*" "$work/out.txt" | sed 's/.*stack=//' | sort -n | tail -1)
-    stack="${stack:--}"
+    stack=$(grep -o "format=$format .*stack=[0-9]*" "$work/out.txt" | sed 's/.*stack=//' | sort -n | tail -1 || true)
+    if [ -z "$stack" ]; then
+      echo "footprint.sh: the $format firmware printed no stack figure (its output: $work/out.txt)" >&2
+      cat "$work/out.txt" >&2
+      exit 1
+    fi
   fi
-  echo "| $format | $flash | $ram | $buffers | $stack |"
+  name="$format"
+  [ "$format" = map ] && name="map (datafile + map + inflate)"
+  buffers_text="$(spaced "$buffers")"
+  [ "$format" = map ] && buffers_text="$buffers_text (+ the 11 KB inflate state)"
+  echo "| $name | $(spaced "$flash") | $(spaced "$ram") | $buffers_text | $(spaced "$stack") |"
 done
+} > "$table"
+cat "$table"
+
+# README.md with the lines between the markers replaced by the table.
+with_table() {
+  awk -v begin="$begin" -v end="$end" -v table="$table" '
+    $0 == begin { print; while ((getline line < table) > 0) print line; skip = 1; next }
+    $0 == end { skip = 0 }
+    !skip { print }' "$readme"
+}
+if ! grep -qxF "$begin" "$readme" || ! grep -qxF "$end" "$readme"; then
+  echo "footprint.sh: README.md has no '$begin' ... '$end' lines around its table" >&2
+  exit 1
+fi
+case "$mode" in
+  write)
+    with_table > "$work/README.md"
+    cp "$work/README.md" "$readme"
+    echo "README.md: footprint table written"
+    ;;
+  check)
+    if ! with_table | diff -u "$readme" - >&2; then
+      echo "footprint.sh: README.md's footprint table differs from this measurement; run tests/embedded/footprint.sh --write and commit README.md" >&2
+      exit 1
+    fi
+    echo "README.md's footprint table matches the measurement"
+    ;;
+esac
