@@ -56,7 +56,7 @@ pub fn inspect(
     let map = crate::map::summary(&view, ctx);
     if as_json {
         let mut value = json!({
-                "format": "datafile",
+                "format": "map",
                 "version": f.version,
                 "item_types": f.item_types,
                 "items": f.items,
