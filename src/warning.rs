@@ -74,6 +74,26 @@ pub enum WarningKind {
         /// The rule, in words.
         rule: &'static str,
     },
+    /// More than one tile layer of one physics kind (game, front, tele,
+    /// speedup, switch, tune), as some 2010-era DDRace maps hold two sets.
+    /// DDNet's loader (`CLayers::Init`) and its editor both use the last
+    /// of each kind, in group order; the others are drawn as design
+    /// layers by the editor and ignored by the game.
+    /// [`MapView::physics_layer`](crate::map::MapView::physics_layer) gives
+    /// the one DDNet uses. The offset is the ignored layer item's.
+    DuplicatePhysicsLayer {
+        /// The kind (`tele`, `front`, ...).
+        kind: &'static str,
+    },
+    /// An embedded image whose item says RGBA (version 1 items always do)
+    /// while its data is exactly width × height × 3 bytes: RGB pixels.
+    /// Teeworlds 0.6 uploads width × height × 4 bytes from it (reading
+    /// past the data); DDNet leaves the image out (`CMapImages`, "failed
+    /// to load data"), and the map plays. Its pixels are read as the RGB
+    /// bytes they are ([`Image::data_format`](crate::map::Image::data_format));
+    /// a strict view refuses them, as DDNet does. The offset is the
+    /// image item's.
+    RgbDataInRgbaImage,
     /// A Slippi command whose Event Payloads entry says payload size 0:
     /// each such event is its command byte alone.
     ZeroSizeEvent {
@@ -92,6 +112,8 @@ impl WarningKind {
             Self::OldSwitchLayout => "old_switch_layout",
             Self::OldSpeedupLayout => "old_speedup_layout",
             Self::DdnetRule { .. } => "ddnet_rule",
+            Self::DuplicatePhysicsLayer { .. } => "duplicate_physics_layer",
+            Self::RgbDataInRgbaImage => "rgb_data_in_rgba_image",
             Self::ZeroSizeEvent { .. } => "zero_size_event",
         }
     }
@@ -109,6 +131,13 @@ impl fmt::Display for WarningKind {
             Self::OldSwitchLayout => f.write_str("2010-era switch layer, 2 bytes a tile"),
             Self::OldSpeedupLayout => f.write_str("2010-era speedup layer, 4 bytes a tile"),
             Self::DdnetRule { rule } => write!(f, "current DDNet refuses the map: {rule}"),
+            Self::DuplicatePhysicsLayer { kind } => write!(
+                f,
+                "a second {kind} layer: DDNet uses the last {kind} layer and ignores this one"
+            ),
+            Self::RgbDataInRgbaImage => f.write_str(
+                "embedded image says RGBA but holds width * height * 3 bytes (RGB): DDNet leaves it out",
+            ),
             Self::ZeroSizeEvent { command } => {
                 write!(f, "command {command:#04x} declared with payload size 0")
             }

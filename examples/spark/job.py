@@ -46,9 +46,10 @@ def players_of(name, content):
         frames = pa.table(replay.to_arrow("frames")).select(
             ["frame", "rollback", "port", "follower", "post_stocks_remaining"]
         )
-    except (gamefmt.Error, pa.ArrowException, OSError):
-        # gamefmt.Error when opening; damage found while the tables stream
-        # reaches pyarrow as its own exception. The replay is left out.
+    except gamefmt.Error:
+        # A damaged replay, found when opening it or when its tables are
+        # decoded (to_arrow decodes a table whole before pyarrow reads
+        # it, so the damage is a gamefmt.Error too). It is left out.
         return []
     if not games:
         return []

@@ -75,7 +75,15 @@ pub fn run(
     let mut owned = OwnedBuffers::new();
     let mut rec = Reconstructor::new(owned.buffers(), sizes);
     let mut tick = None;
-    while let Some(chunk) = reader.next() {
+    loop {
+        // A chunk's payload or snapshot is damaged at the chunk's offset
+        // (the decoders' offsets are within the payload), as `gamefmt
+        // validate` says.
+        let at = reader.offset();
+        let at_chunk = |e: gamefmt::Error| Error::Decode(gamefmt::Error::new(e.kind, at));
+        let Some(chunk) = reader.next() else {
+            break;
+        };
         let chunk = chunk?;
         if let Chunk::Tick { tick: t, .. } = chunk {
             tick = Some(t);
@@ -88,7 +96,7 @@ pub fn run(
             Some(t),
         ) = (chunk, messages.as_mut())
         {
-            let bytes = rec.decode(payload)?.as_bytes();
+            let bytes = rec.decode(payload).map_err(at_chunk)?.as_bytes();
             let (id, system) = message_id(bytes).unzip();
             let (name, text) = netmsg::describe(protocol, bytes);
             t.file.append_option(file);
@@ -100,7 +108,7 @@ pub fn run(
             t.data.append_value(bytes);
             emit.flush(Table::DemoMessages, Some(t), false)?;
         }
-        if let Some(frame) = rec.push(&chunk)?
+        if let Some(frame) = rec.push(&chunk).map_err(at_chunk)?
             && let Some(t) = items.as_mut()
         {
             snapshot_rows(t, file, &frame);

@@ -83,7 +83,7 @@ table! {
         p4_placement: Int8Column = "port 4",
         winner_ports: IntList = "winning ports (1–4), by slippi-js's `getWinners` rules (`gamefmt::slippi::winners`)",
         end_method: UInt8Column = "Game End method (1 time, 2 game, 7 no contest; 0/3 before 2.0.0)",
-        lras_initiator: Int8Column = "player index that LRAS'd, −1 none (2.0.0)",
+        lras_initiator: UInt8Column = "port (1–4) of the player who LRAS'd, null none (2.0.0)",
         first_frame: Int32Column = "first frame number (−123 normally)",
         last_frame: Int32Column = "last frame number",
         meta_last_frame: Int64Column = "metadata `lastFrame`",
@@ -122,7 +122,7 @@ table! {
         pre_raw_joystick_y: Int8Column = "Pre-Frame: raw joystick y (3.15.0)",
         pre_raw_cstick_x: Int8Column = "Pre-Frame: raw c-stick x (3.17.0)",
         pre_raw_cstick_y: Int8Column = "Pre-Frame: raw c-stick y (3.17.0)",
-        post_character: UInt8Column = "Post-Frame Update: internal character id",
+        post_internal_character: UInt8Column = "Post-Frame Update: internal character id (18 = Marth; the games table's `p1_character` is the external id, 9 = Marth)",
         post_action_state: UInt16Column = "Post-Frame: action state id",
         post_position_x: Float32Column = "Post-Frame: x",
         post_position_y: Float32Column = "Post-Frame: y",
@@ -177,7 +177,7 @@ table! {
         turnip_face: UInt8Column = "misc byte 2, turnip face (3.2.0)",
         charge_shot_launched: UInt8Column = "misc byte 3 (3.2.0)",
         charge_power: UInt8Column = "misc byte 4 (3.2.0)",
-        owner: Int8Column = "owner player index, −1 none (3.6.0)",
+        owner: UInt8Column = "owner's port (1–4), null none (3.6.0)",
         instance_id: UInt16Column = "instance id (3.16.0)",
     }
 }
@@ -646,7 +646,22 @@ struct Events<E> {
     longest: Option<E>,
 }
 
+/// A signed player index (−1: none) as its 1-based port, as every
+/// surface numbers Slippi ports (`gamefmt::vocabulary`).
+fn index_port(index: Option<i8>) -> Option<u8> {
+    index
+        .and_then(|i| u8::try_from(i).ok())
+        .map(|i| i.saturating_add(1))
+}
+
 impl<E: Copy> Events<E> {
+    /// Appends field `get` of each row's event, a signed player index
+    /// (−1: none), as its 1-based port (null: none, or not in the
+    /// replay's version).
+    fn ports(&self, column: &mut UInt8Column, get: impl Fn(E) -> Option<i8>) {
+        column.extend_options(self.each.iter().map(|&e| index_port(e.and_then(&get))));
+    }
+
     fn new(each: Vec<Option<E>>, len: impl Fn(E) -> usize) -> Self {
         let longest = each.iter().flatten().copied().max_by_key(|&e| len(e));
         let all = each
@@ -729,7 +744,7 @@ fn frame_columns(t: &mut Frames, staged: &Staged<FrameRow>, file: Option<&str>) 
     pre.column(&mut t.pre_raw_joystick_y, |e| e.raw_joystick_y());
     pre.column(&mut t.pre_raw_cstick_x, |e| e.raw_cstick_x());
     pre.column(&mut t.pre_raw_cstick_y, |e| e.raw_cstick_y());
-    post.column(&mut t.post_character, |e| e.internal_character());
+    post.column(&mut t.post_internal_character, |e| e.internal_character());
     post.column(&mut t.post_action_state, |e| e.action_state());
     post.column(&mut t.post_position_x, |e| e.position_x());
     post.column(&mut t.post_position_y, |e| e.position_y());
@@ -808,7 +823,7 @@ fn item_columns(t: &mut Items, staged: &Staged<ItemRow>, file: Option<&str>) {
     items.column(&mut t.turnip_face, |i| i.turnip_face());
     items.column(&mut t.charge_shot_launched, |i| i.charge_shot_launched());
     items.column(&mut t.charge_power, |i| i.charge_power());
-    items.column(&mut t.owner, |i| i.owner());
+    items.ports(&mut t.owner, |i| i.owner());
     items.column(&mut t.instance_id, |i| i.instance_id());
 }
 
@@ -968,7 +983,7 @@ fn game_row(t: &mut Games, file: Option<&str>, g: &Game, end: &str) {
     t.end_method
         .append_option(game_end.and_then(|e| e.method()));
     t.lras_initiator
-        .append_option(game_end.and_then(|e| e.lras_initiator()));
+        .append_option(game_end.and_then(|e| index_port(e.lras_initiator())));
     t.first_frame.append_option(g.first_frame);
     t.last_frame.append_option(g.last_frame);
     t.meta_last_frame

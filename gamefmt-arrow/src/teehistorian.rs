@@ -192,16 +192,22 @@ pub fn export_in_memory(
     sink: &mut dyn FnMut(Table, RecordBatch) -> Result<(), Error>,
 ) -> Result<(), Error> {
     let tables = Table::of(gamefmt::Format::Teehistorian);
-    let mut iter = TeehistorianIter::new(bytes)?;
+    // A recording cut inside its header ends inside the header, which
+    // starts at 0: the streamed walk and `gamefmt validate` say so too.
+    let mut iter = TeehistorianIter::new(bytes).map_err(|e| match e.kind {
+        gamefmt::ErrorKind::Truncated => gamefmt::Error::truncated(0),
+        _ => e,
+    })?;
     let mut walk = Walk::new(file, tables, batch_rows);
     walk.header = Some(iter.header().json().to_owned());
     let mut rows: usize = 0;
     for record in iter.by_ref() {
         let record = record?;
         match record.message {
-            Message::PlayerDiff { cid, dx, dy } => walk.player_diff(record.tick, cid, dx, dy)?,
-            ref message => walk.message(record.tick, message)?,
+            Message::PlayerDiff { cid, dx, dy } => walk.player_diff(record.tick, cid, dx, dy),
+            ref message => walk.message(record.tick, message),
         }
+        .map_err(|e| at_record(e, record.offset))?;
         // A message adds at most one row: no table can pass the batch
         // size before `rows` reaches it.
         rows = rows.saturating_add(1);
@@ -212,6 +218,16 @@ pub fn export_in_memory(
     walk.finish(iter.end())?;
     walk.flush(1, sink)?;
     Ok(())
+}
+
+/// A message's error (the player state's, whose offsets are relative to
+/// the message) at the offset of the message in the input, as `gamefmt
+/// validate` reports it.
+fn at_record(e: Error, offset: usize) -> Error {
+    match e {
+        Error::Decode(e) => Error::Decode(e.shifted(offset)),
+        other => other,
+    }
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -327,7 +343,15 @@ impl Walk {
         let Some(t) = self.games.as_mut() else {
             return Ok(());
         };
-        let text = self.header.as_deref().unwrap_or_default();
+        // A recording cut inside its header has none: it ends inside a
+        // structure, as `gamefmt validate` says.
+        let Some(text) = self.header.as_deref() else {
+            let offset = match end {
+                End::Truncated { offset } => offset,
+                _ => 0,
+            };
+            return Err(gamefmt::Error::truncated(offset).into());
+        };
         let h = Header::parse(text)?;
         let s = |v: Option<gamefmt::teehistorian::JsonStr<'_>>| v.map(|v| v.to_string());
         t.file.append_option(self.file.as_deref());
@@ -514,7 +538,8 @@ impl Teehistorian {
                 Ok(true)
             }
             Some(Ok(Item::Message(record))) => {
-                walk.message(record.tick, &record.message)?;
+                walk.message(record.tick, &record.message)
+                    .map_err(|e| at_record(e, record.offset))?;
                 Ok(true)
             }
         }

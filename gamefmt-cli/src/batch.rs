@@ -37,6 +37,9 @@ struct Tally {
     decoded: usize,
     with_warnings: usize,
     refused: usize,
+    /// Files found in a directory that are no game file (not reported
+    /// without `--all`).
+    skipped: usize,
     io_errors: usize,
     broken_pipe: bool,
 }
@@ -44,13 +47,17 @@ struct Tally {
 /// Runs `command` on every input (refusing quirks when `strict`) and
 /// returns the exit status.
 pub fn run_all(command: &Command, inputs: &Inputs, strict: bool) -> ExitCode {
-    let files = match input::expand(&inputs.files) {
-        Ok(files) => files,
+    let found = match input::expand_found(&inputs.files) {
+        Ok(found) => found,
         Err(e) => {
             eprintln!("gamefmt: {e}");
             return ExitCode::from(IO_ERROR);
         }
     };
+    // Files found in a directory that are not game files are skipped
+    // (counted) unless `--all` asks for them.
+    let skip: Vec<bool> = found.iter().map(|f| f.walked && !inputs.all).collect();
+    let files: Vec<PathBuf> = found.into_iter().map(|f| f.path).collect();
     let several = files.len() > 1 || inputs.files.iter().any(|p| p.is_dir());
     let total = files
         .iter()
@@ -69,16 +76,20 @@ pub fn run_all(command: &Command, inputs: &Inputs, strict: bool) -> ExitCode {
     let mut out = io::BufWriter::new(stdout.lock());
     if !several || jobs == 1 {
         // In order on this thread, output streamed (constant memory).
-        for path in &files {
+        for (path, &skip) in files.iter().zip(&skip) {
             let label = several.then(|| name(path));
             let outcome = process(command, strict, path, &bar, &mut out, label.as_deref());
-            report(command, path, outcome, several, &mut out, &bar, &mut tally);
+            report(
+                command, path, skip, outcome, several, &mut out, &bar, &mut tally,
+            );
             if tally.broken_pipe {
                 break;
             }
         }
     } else {
-        parallel(command, strict, &files, jobs, &bar, &mut out, &mut tally);
+        parallel(
+            command, strict, &files, &skip, jobs, &bar, &mut out, &mut tally,
+        );
     }
     let flushed = out.flush();
     drop(out);
@@ -114,10 +125,15 @@ pub fn run_all(command: &Command, inputs: &Inputs, strict: bool) -> ExitCode {
 /// that finished while an earlier one was still being decoded. (Splitting
 /// the list, as `par_iter` does, would hold every output of its later
 /// halves until the first half is done.)
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the run's state, passed down once"
+)]
 fn parallel(
     command: &Command,
     strict: bool,
     files: &[PathBuf],
+    skip: &[bool],
     jobs: usize,
     bar: &ProgressBar,
     out: &mut dyn Write,
@@ -156,7 +172,8 @@ fn parallel(
             pending.insert(i, outcome);
             while let Some(outcome) = pending.remove(&next) {
                 if let Some(path) = files.get(next) {
-                    report(command, path, outcome, true, out, bar, tally);
+                    let skip = skip.get(next).copied().unwrap_or(false);
+                    report(command, path, skip, outcome, true, out, bar, tally);
                 }
                 next = next.saturating_add(1);
             }
@@ -207,10 +224,14 @@ fn process(
     }
 }
 
-/// Prints one file's buffered output, warnings and error, and counts it.
+/// Prints one file's buffered output, warnings and error, and counts it;
+/// a file that is no game file is only counted when `skip` (found in a
+/// directory, without `--all`).
+#[expect(clippy::too_many_arguments, reason = "one call site per order")]
 fn report(
     command: &Command,
     path: &Path,
+    skip: bool,
     outcome: Outcome,
     several: bool,
     out: &mut dyn Write,
@@ -236,6 +257,9 @@ fn report(
         Err(CliError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
             tally.broken_pipe = true;
         }
+        Err(CliError::UnknownFormat) if skip => {
+            tally.skipped = tally.skipped.saturating_add(1);
+        }
         Err(e) => {
             // Flush what came before, so stdout and stderr stay in order.
             let _ = out.flush();
@@ -254,6 +278,7 @@ fn report(
     let done = tally
         .decoded
         .saturating_add(tally.refused)
+        .saturating_add(tally.skipped)
         .saturating_add(tally.io_errors);
     bar.set_message(format!("{done}/{}", tally.files));
 }
@@ -268,11 +293,12 @@ fn summary(files: &[PathBuf], tally: &Tally, bytes: u64, started: Instant) {
         0.0
     };
     eprintln!(
-        "gamefmt: {} files: {} decoded ({} with warnings), {} refused, {} unreadable; {bytes} bytes in {seconds:.2} s ({rate:.1} MB/s)",
+        "gamefmt: {} files: {} decoded ({} with warnings), {} refused, {} unreadable, {} skipped (not game files; --all reports them); {bytes} bytes in {seconds:.2} s ({rate:.1} MB/s)",
         files.len(),
         tally.decoded,
         tally.with_warnings,
         tally.refused,
         tally.io_errors,
+        tally.skipped,
     );
 }

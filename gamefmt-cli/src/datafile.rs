@@ -56,7 +56,7 @@ pub fn inspect(
     let map = crate::map::summary(&view, ctx);
     if as_json {
         let mut value = json!({
-                "format": "datafile",
+                "format": "map",
                 "version": f.version,
                 "item_types": f.item_types,
                 "items": f.items,
@@ -145,10 +145,13 @@ pub fn dump(bytes: &[u8], ctx: &mut Ctx, out: &mut dyn Write) -> Result<(), CliE
     Ok(())
 }
 
-/// `gamefmt validate` for a datafile: the structure, every data item, and
-/// the map it holds (every datafile is read as a map, as DDNet does).
+/// `gamefmt validate` for a datafile: the structure, the map it holds
+/// (every datafile is read as a map, as DDNet does), then every data item
+/// (so that damage the map's layers meet is told as the Arrow tables,
+/// which read the map, tell it).
 pub fn validate(bytes: &[u8], ctx: &mut Ctx, out: &mut dyn Write) -> Result<(), CliError> {
     let view = ctx.open_datafile(bytes)?;
+    let map = crate::map::validate(&view, ctx)?;
     for index in 0..view.data_count() {
         view.decompress(index).map_err(|e| {
             CliError::Invalid(format!(
@@ -156,7 +159,6 @@ pub fn validate(bytes: &[u8], ctx: &mut Ctx, out: &mut dyn Write) -> Result<(), 
             ))
         })?;
     }
-    let map = crate::map::validate(&view, ctx)?;
     writeln!(
         out,
         "ok: datafile version {}, {} items, {} data items; {map}",

@@ -222,8 +222,9 @@ pub fn dump(input: &mut Input, out: &mut dyn Write) -> Result<(), CliError> {
     Ok(())
 }
 
-/// `gamefmt validate` for a demo: the header, the embedded map, every
-/// chunk and every delta.
+/// `gamefmt validate` for a demo: the header, every chunk and every
+/// delta, then the embedded map (so that damage in the chunks is told as
+/// the Arrow tables tell it: they do not read the map).
 /// The header and the embedded map are read into memory (maps are small),
 /// then the chunks are streamed.
 pub fn validate(input: &mut Input, out: &mut dyn Write) -> Result<(), CliError> {
@@ -239,6 +240,9 @@ pub fn validate(input: &mut Input, out: &mut dyn Write) -> Result<(), CliError> 
     (&mut *input)
         .take(u64::try_from(more).unwrap_or(u64::MAX))
         .read_to_end(&mut prefix)?;
+    let mut reader = Reader::new(io::Cursor::new(&prefix).chain(input))?;
+    let f = walk(&mut reader, |_, _, _, _| Ok(()))?;
+    drop(reader);
     let view = DemoView::parse(&prefix)?;
     // A demo recorded without its map (DDNet's recorder when told not to
     // embed it) names the map and carries no bytes of it.
@@ -247,8 +251,6 @@ pub fn validate(input: &mut Input, out: &mut dyn Write) -> Result<(), CliError> 
     } else {
         format!("{} items", view.map()?.item_count())
     };
-    let mut reader = Reader::new(io::Cursor::new(&prefix).chain(input))?;
-    let f = walk(&mut reader, |_, _, _, _| Ok(()))?;
     writeln!(
         out,
         "ok: demo version {}, map {} ({map}), {} chunks, {}",

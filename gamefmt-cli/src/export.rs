@@ -49,6 +49,11 @@ pub struct ExportArgs {
     /// Files decoded at once (default: one per core).
     #[arg(long, short = 'j')]
     jobs: Option<usize>,
+    /// Report the files found in directories that are not game files
+    /// (refused, exit status 1) instead of skipping them (counted in the
+    /// summary).
+    #[arg(long)]
+    all: bool,
     /// The dataset folder.
     out_dir: PathBuf,
     /// Files to read: paths, directories (read recursively), zip archives
@@ -116,17 +121,22 @@ pub fn run(args: &ExportArgs) -> ExitCode {
         to,
         batch_rows,
         jobs,
+        all,
         out_dir,
         inputs,
     } = args;
     let (batch_rows, jobs) = (*batch_rows, *jobs);
-    let files = match input::expand(inputs) {
-        Ok(files) => files,
+    let found = match input::expand_found(inputs) {
+        Ok(found) => found,
         Err(e) => {
             eprintln!("gamefmt: export: {e}");
             return ExitCode::from(IO_ERROR);
         }
     };
+    // Files found in a directory that are not game files are skipped
+    // (counted) unless `--all` asks for them.
+    let skip: Vec<bool> = found.iter().map(|f| f.walked && !*all).collect();
+    let files: Vec<PathBuf> = found.into_iter().map(|f| f.path).collect();
     let format = match *to {
         To::Parquet => OutputFormat::Parquet,
         To::Arrow => OutputFormat::Arrow,
@@ -190,8 +200,12 @@ pub fn run(args: &ExportArgs) -> ExitCode {
         eprintln!("gamefmt: export: {e}");
     }
     let (mut exported, mut refused, mut failed, mut rows) = (0usize, 0usize, 0usize, 0u64);
-    for (path, outcome) in files.iter().zip(&outcomes) {
+    let mut skipped = 0usize;
+    for ((path, outcome), &skip) in files.iter().zip(&outcomes).zip(&skip) {
         match outcome {
+            Outcome::Refused(Error::UnknownFormat) if skip => {
+                skipped = skipped.saturating_add(1);
+            }
             Outcome::Exported { rows: n } => {
                 exported = exported.saturating_add(1);
                 rows = rows.saturating_add(*n);
@@ -210,7 +224,7 @@ pub fn run(args: &ExportArgs) -> ExitCode {
     #[expect(clippy::cast_precision_loss, reason = "rates for people")]
     let (mb, count) = (bar.position() as f64 / 1e6, files.len() as f64);
     eprintln!(
-        "gamefmt: export: {exported} of {} files exported ({refused} refused, {failed} failed), {rows} rows, {mb:.1} MB in {secs:.2} s ({:.1} MB/s, {:.0} files/s)",
+        "gamefmt: export: {exported} of {} files exported ({refused} refused, {failed} failed, {skipped} skipped: not game files, --all reports them), {rows} rows, {mb:.1} MB in {secs:.2} s ({:.1} MB/s, {:.0} files/s)",
         files.len(),
         mb / secs.max(1e-9),
         count / secs.max(1e-9),

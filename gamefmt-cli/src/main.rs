@@ -69,6 +69,11 @@ struct Inputs {
     /// Files decoded at once (default: one per core).
     #[arg(long, short = 'j')]
     jobs: Option<usize>,
+    /// Report the files found in directories that are not game files
+    /// (refused, exit status 1) instead of skipping them (counted in the
+    /// summary).
+    #[arg(long)]
+    all: bool,
 }
 
 /// How a command reads its file, and the warnings found so far.

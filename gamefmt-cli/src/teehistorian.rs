@@ -234,12 +234,11 @@ pub fn validate(input: &mut Input, out: &mut dyn Write) -> Result<(), CliError> 
     while let Some(record) = next_record(&mut reader) {
         let record = record?;
         messages = messages.saturating_add(1);
-        players.apply(&record.message).map_err(|e| {
-            CliError::Invalid(format!(
-                "message at byte offset {} (tick {}): {}",
-                record.offset, record.tick, e.kind
-            ))
-        })?;
+        // The player state's offsets are relative to the message: the
+        // error is the message's, at its offset (as the Arrow tables say).
+        players
+            .apply(&record.message)
+            .map_err(|e| e.shifted(record.offset))?;
         if let Message::Ex(ex) = record.message {
             ex.parse().map_err(|e| {
                 CliError::Invalid(format!(

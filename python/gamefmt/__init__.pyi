@@ -82,8 +82,11 @@ class _File:
     @property
     def tables(self) -> list[str]:
         """The names of this format's Arrow tables."""
-    def to_arrow(self, table: str, batch_rows: int = 65536) -> ArrowStream:
-        """Table `table` as Arrow data, the same table gamefmt-export writes."""
+    def to_arrow(self, table: str, batch_rows: int = 65536, stream: bool = False) -> ArrowStream:
+        """Table `table` as Arrow data, the same table gamefmt export writes.
+        Each read decodes the file whole first (a damaged file raises
+        gamefmt.Error); stream=True hands batches over as they are decoded,
+        and damage then reaches the consumer as its own exception."""
     def arrow_tables(self, batch_rows: int = 65536) -> dict[str, ArrowTable]:
         """Every table from one decode (rows held in memory), by name."""
 

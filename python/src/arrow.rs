@@ -47,6 +47,20 @@ fn export_error(e: gamefmt_arrow::Error) -> PyErr {
     }
 }
 
+/// A [`gamefmt_arrow::table_reader`] error as a `gamefmt.Error`: the
+/// reader wraps gamefmt's own error in an `ArrowError::ExternalError`.
+fn reader_error(e: arrow::error::ArrowError) -> PyErr {
+    match e {
+        arrow::error::ArrowError::ExternalError(inner) => {
+            match inner.downcast::<gamefmt_arrow::Error>() {
+                Ok(e) => export_error(*e),
+                Err(other) => error::decode_message(other.to_string(), None),
+            }
+        }
+        other => error::decode_message(other.to_string(), None),
+    }
+}
+
 /// What every format's class offers: its source, read again for each
 /// pass, and the format's Arrow tables (`tables`, `to_arrow`,
 /// `arrow_tables`).
@@ -77,15 +91,22 @@ impl File {
 
     /// Table `table` (one of `tables`) as Arrow data, the same table as
     /// `gamefmt export` writes: give it to `pyarrow.table`,
-    /// `polars.DataFrame`, duckdb, … (Arrow PyCapsule interface).
-    #[pyo3(name = "to_arrow", signature = (table, batch_rows = 65536))]
+    /// `polars.DataFrame`, duckdb, … (Arrow PyCapsule interface). Each
+    /// read decodes the file again, whole, before handing the rows over,
+    /// so a damaged file raises `gamefmt.Error` there; with
+    /// `stream=True` the rows are handed over as they are decoded
+    /// (constant memory), and an error met on the way reaches the
+    /// consumer as its own exception (pyarrow's `ArrowInvalid`, ...), with
+    /// gamefmt's message and byte offset.
+    #[pyo3(name = "to_arrow", signature = (table, batch_rows = 65536, stream = false))]
     fn arrow_table(
         &mut self,
         py: Python<'_>,
         table: &str,
         batch_rows: usize,
+        stream: bool,
     ) -> PyResult<ArrowStream> {
-        to_arrow(py, &mut self.input, self.format, table, batch_rows)
+        to_arrow(py, &mut self.input, self.format, table, batch_rows, stream)
     }
 
     /// Every table of this format from one decode of the source, as a
@@ -111,11 +132,14 @@ fn to_arrow(
     format: Format,
     name: &str,
     batch_rows: usize,
+    stream: bool,
 ) -> PyResult<ArrowStream> {
     Ok(ArrowStream {
         source: input.replayable(py)?,
+        file: input.name(),
         table: table(format, name)?,
         batch_rows: batch_rows.max(1),
+        stream,
     })
 }
 
@@ -128,6 +152,7 @@ fn arrow_tables<'py>(
     batch_rows: usize,
 ) -> PyResult<Bound<'py, PyDict>> {
     let source = input.replayable(py)?;
+    let file = input.name();
     let mut batches: Vec<(Table, Vec<RecordBatch>)> =
         Table::of(format).iter().map(|&t| (t, Vec::new())).collect();
     let mut sink = |table, batch| {
@@ -141,11 +166,11 @@ fn arrow_tables<'py>(
     py.allow_threads(|| match source {
         Replayable::Path(path) => {
             let bytes = std::fs::read(&path).map_err(|e| error::source(e, None))?;
-            gamefmt_arrow::export_bytes(bytes, None, batch_rows.max(1), &mut sink)
+            gamefmt_arrow::export_bytes(bytes, file.as_deref(), batch_rows.max(1), &mut sink)
                 .map_err(export_error)
         }
         Replayable::Bytes(bytes) => {
-            gamefmt_arrow::export_bytes(bytes, None, batch_rows.max(1), &mut sink)
+            gamefmt_arrow::export_bytes(bytes, file.as_deref(), batch_rows.max(1), &mut sink)
                 .map_err(export_error)
         }
     })?;
@@ -230,8 +255,12 @@ fn schema_capsule(py: Python<'_>, table: Table) -> PyResult<Bound<'_, PyCapsule>
 #[pyclass(module = "gamefmt", frozen)]
 pub struct ArrowStream {
     source: Replayable,
+    /// The `file` column's value.
+    file: Option<String>,
     table: Table,
     batch_rows: usize,
+    /// Hand batches over as they are decoded (`to_arrow(stream=True)`).
+    stream: bool,
 }
 
 impl ArrowStream {
@@ -245,8 +274,10 @@ impl ArrowStream {
     /// The Arrow PyCapsule interface: a capsule named
     /// `arrow_array_stream` holding an `ArrowArrayStream` over a new
     /// decode. A requested schema is not applied (the table's own is
-    /// given). Errors while the stream is read reach the consumer as its
-    /// own exception, with gamefmt's message and byte offset.
+    /// given). The file is decoded whole first (without the GIL) and a
+    /// failure raised here as `gamefmt.Error`; with `stream=True`, errors
+    /// met while the stream is read reach the consumer as its own
+    /// exception, with gamefmt's message and byte offset.
     #[pyo3(signature = (requested_schema = None))]
     fn __arrow_c_stream__<'py>(
         &self,
@@ -254,9 +285,18 @@ impl ArrowStream {
         requested_schema: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyCapsule>> {
         let _ = requested_schema;
-        let reader = gamefmt_arrow::table_reader(self.source.open()?, self.table, self.batch_rows)
+        let input = self.source.open()?;
+        let (table, batch_rows, file) = (self.table, self.batch_rows, self.file.as_deref());
+        let reader = gamefmt_arrow::table_reader_for_file(input, file, table, batch_rows)
             .map_err(export_error)?;
-        stream_capsule(py, reader)
+        if self.stream {
+            return stream_capsule(py, reader);
+        }
+        let batches = py
+            .allow_threads(|| reader.collect::<Result<Vec<_>, _>>())
+            .map_err(reader_error)?;
+        let reader = RecordBatchIterator::new(batches.into_iter().map(Ok), table.schema());
+        stream_capsule(py, Box::new(reader))
     }
 
     /// The Arrow PyCapsule interface for the schema alone: a capsule named

@@ -36,7 +36,7 @@ fn stream_end(end: End) -> &'static str {
 fn open(py: Python<'_>, src: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     let mut source = Source::extract(src)?;
     let (format, stream) = source::detect(source.open(py)?)?;
-    let input = Input::new(source, stream);
+    let input = Input::new(py, source, stream);
     Ok(match format {
         Some(Format::Slippi) => Py::new(py, slippi::Replay::new(input))?.into_any(),
         Some(Format::Teehistorian) => {

@@ -82,6 +82,19 @@ impl Source {
         )))
     }
 
+    /// A path's text, or a file-like object's `name` when it is a string.
+    fn name(&self, py: Python<'_>) -> Option<String> {
+        match self {
+            Self::Path(path) => Some(path.to_string_lossy().into_owned()),
+            Self::Bytes(_) => None,
+            Self::File { obj, .. } => obj
+                .bind(py)
+                .getattr(intern!(py, "name"))
+                .ok()
+                .and_then(|n| n.extract::<String>().ok()),
+        }
+    }
+
     /// Opens a pass over the bytes from the start.
     pub fn open(&mut self, py: Python<'_>) -> PyResult<Stream> {
         match self {
@@ -242,15 +255,25 @@ fn copy_into(data: &[u8], buf: &mut [u8]) -> io::Result<usize> {
 pub struct Input {
     source: Source,
     pending: Option<Stream>,
+    name: Option<String>,
 }
 
 impl Input {
     /// The source, with the stream already begun on it.
-    pub fn new(source: Source, pending: Stream) -> Self {
+    pub fn new(py: Python<'_>, source: Source, pending: Stream) -> Self {
+        let name = source.name(py);
         Self {
             source,
             pending: Some(pending),
+            name,
         }
+    }
+
+    /// The name of the source, for the Arrow tables' `file` column: a
+    /// path as given, a file-like object's `name` when it is a string
+    /// (a zip member's name, an open file's path); `None` for bytes.
+    pub fn name(&self) -> Option<String> {
+        self.name.clone()
     }
 
     /// A pass from the start: the detection stream the first time, a new

@@ -51,7 +51,9 @@ def test_teehistorian(path):
         return
     th = gamefmt.open(path)
     assert th.format == "teehistorian"
-    records = list(th)
+    records = list(th) if facts else refused_with_reason(path, lambda: list(th))
+    if records is None:
+        return
     assert th.header["version"] is not None
     if facts:
         assert Counter(r["kind"] for r in records) == facts["counts"]
@@ -59,19 +61,56 @@ def test_teehistorian(path):
         assert int(th.header["version"]) == facts["version"]
         if records:
             assert records[-1]["tick"] == facts["last_tick"]
-    # Network messages decode: the name a client sends in ClStartInfo is the
-    # name the server then records for it (EX player-name), two paths
-    # through different records.
+    check_names_and_messages(path, records, known=facts is not None)
+
+
+def check_names_and_messages(path, records, known):
+    """Network messages decode, checked through two records: the name a
+    client sends in ClStartInfo and the name the server records for it
+    (EX player-name).
+
+    These agree only where nobody renamed: DDNet renames a duplicate name
+    ("(1)name"), cuts long ones, records a ClChangeInfo rename, and a map
+    change makes clients send their start info again. So the agreement is
+    a fact only of the corpus recordings (files in
+    teehistorian.expected.jsonl, where it was checked); on any other
+    recording a disagreement is reported with its reason, not failed.
+    Likewise every corpus MESSAGE is a typed message (each was compared
+    with libtw2 by tests/netmsg_corpus.rs); elsewhere a message gamefmt
+    cannot type must keep its bytes (`data`), so that it says why."""
     recorded = {}
     for r in records:
         if r["kind"] == "EX" and r.get("name") == "teehistorian-player-name@ddnet.org":
             recorded.setdefault(r["fields"]["cid"], set()).add(r["fields"]["name"])
+    renamed = {r["cid"] for r in records if r["kind"] == "MESSAGE" and r["message"] == "ClChangeInfo"}
     started = [(r["cid"], r["text"]) for r in records if r["kind"] == "MESSAGE" and r["message"] == "ClStartInfo"]
     checked = [(cid, name) for cid, name in started if cid in recorded]
-    for cid, name in checked:
-        assert name in recorded[cid], (cid, name)
-    assert checked or not (started and recorded)
-    assert all(r["message"] is not None for r in records if r["kind"] == "MESSAGE")
+    differ = [(cid, name) for cid, name in checked if name not in recorded[cid]]
+    if known:
+        assert not differ, differ
+        assert checked or not (started and recorded)
+    for cid, name in differ:
+        why = "renamed by ClChangeInfo" if cid in renamed else "renamed by the server or a map change"
+        print(f"NOTE {path.name}: client {cid} started as {name!r}, recorded as {sorted(recorded[cid])}: {why}")
+    untyped = [r for r in records if r["kind"] == "MESSAGE" and r["message"] is None]
+    if known:
+        assert not untyped, untyped[:3]
+    for r in untyped:
+        assert isinstance(r.get("data"), (bytes, bytearray, list)), r
+    if untyped:
+        print(f"NOTE {path.name}: {len(untyped)} messages gamefmt does not type, kept as bytes")
+
+
+def refused_with_reason(path, call):
+    """Calls `call()`; a file the corpus facts say nothing about may be
+    refused, with a gamefmt.Error that says why and where (never another
+    exception). Returns the result, or None when refused."""
+    try:
+        return call()
+    except gamefmt.Error as e:
+        assert str(e) and (e.offset is None or e.offset >= 0), e
+        print(f"NOTE {path.name}: refused: {e}")
+        return None
 
 
 @pytest.mark.parametrize("path", corpus_files("teeworlds/demos", "*.demo"))
@@ -83,7 +122,9 @@ def test_demo(path):
         return
     demo = gamefmt.open(path)
     assert demo.format == "demo"
-    chunks = list(demo)
+    chunks = list(demo) if facts else refused_with_reason(path, lambda: list(demo))
+    if chunks is None:
+        return
     if facts:
         kinds = Counter(c["kind"] for c in chunks)
         assert len(chunks) == facts["chunks"]
@@ -109,7 +150,11 @@ def test_map(path):
         with pytest.raises(gamefmt.DecodeError):
             gamefmt.open(path)
         return
-    m = gamefmt.open(path)
+    # Some maps in the wild are refused by every engine: only a map the
+    # corpus facts describe must open.
+    m = gamefmt.open(path) if facts else refused_with_reason(path, lambda: gamefmt.open(path))
+    if m is None:
+        return
     assert m.format == "map"
     items = m.items()
     if facts:

@@ -82,3 +82,104 @@ def test_corruptions(path):
             at = rng.randrange(len(buf))
             buf[at] = rng.randrange(256)
         decode_all(bytes(buf))
+
+
+# The Arrow routes on damaged input: `to_arrow` (each table),
+# `arrow_tables()` and `export` raise only gamefmt.Error, never the Arrow
+# consumer's own exception (pyarrow.ArrowInvalid), and with the offset and
+# message `gamefmt validate` gives for the same bytes (validate may name
+# the part of the file before them). Prefixes: every one
+# up to ARROW_PREFIX_EVERY bytes, then ARROW_PREFIXES evenly spaced;
+# corruptions: ARROW_CORRUPTIONS fixed-seed ones of 1 to 4 bytes.
+ARROW_PREFIX_EVERY = 1024
+ARROW_PREFIXES = 300
+ARROW_CORRUPTIONS = 300
+
+
+def gamefmt_cli():
+    """The CLI the tests step built (`$GAMEFMT_BIN`, else target/debug or
+    target/release), or None."""
+    import os
+
+    from conftest import REPO
+
+    env = os.environ.get("GAMEFMT_BIN")
+    candidates = [env] if env else []
+    candidates += [REPO / "target" / "debug" / "gamefmt", REPO / "target" / "release" / "gamefmt"]
+    for c in candidates:
+        if c and os.path.isfile(c):
+            return str(c)
+    return None
+
+
+def arrow_errors(data):
+    """The messages of every error the Arrow routes raise on `data` (none
+    escapes but gamefmt.Error: another exception fails the test)."""
+    import pyarrow as pa
+
+    try:
+        f = gamefmt.open(data)
+    except gamefmt.Error:
+        return []
+    errors = []
+    for table in f.tables:
+        try:
+            pa.table(f.to_arrow(table))
+        except gamefmt.Error as e:
+            assert e.offset is not None and e.offset >= 0, str(e)
+            errors.append(str(e))
+    try:
+        f.arrow_tables()
+    except gamefmt.Error as e:
+        errors.append(str(e))
+    return errors
+
+
+def damaged_inputs(data, name):
+    rng = random.Random(f"gamefmt-arrow:{name}")
+    n = len(data)
+    cuts = set(range(min(n, ARROW_PREFIX_EVERY)))
+    cuts |= {n * i // ARROW_PREFIXES for i in range(ARROW_PREFIXES)}
+    for cut in sorted(cuts):
+        yield f"prefix-{cut}", data[:cut]
+    for i in range(ARROW_CORRUPTIONS):
+        buf = bytearray(data)
+        for _ in range(rng.randint(1, 4)):
+            buf[rng.randrange(n)] = rng.randrange(256)
+        yield f"corrupt-{i}", bytes(buf)
+
+
+@pytest.mark.parametrize("path", small_files())
+def test_arrow_routes_raise_gamefmt_errors_at_validates_offset(path, tmp_path):
+    pytest.importorskip("pyarrow")
+    import subprocess
+
+    cli = gamefmt_cli()
+    data = path.read_bytes()
+    raised = {}
+    for label, buf in damaged_inputs(data, path.name):
+        errors = arrow_errors(buf)
+        if errors:
+            # Every route that fails says the same.
+            assert len(set(errors)) == 1, (label, errors)
+            raised[label] = (buf, errors[0])
+    assert raised or path.suffix == ".map", "no damaged input made the Arrow routes fail"
+    if cli is None:
+        pytest.skip("SKIPPED: the gamefmt CLI is not built (cargo build -p gamefmt-cli): validate not compared")
+    for label, (buf, _) in raised.items():
+        (tmp_path / label).write_bytes(buf)
+    out = subprocess.run([cli, "validate", "--jobs", "2", str(tmp_path)], capture_output=True, text=True)
+    said = {}
+    for line in out.stderr.splitlines():
+        prefix = f"gamefmt: {tmp_path}/"
+        if line.startswith(prefix) and ": warning: " not in line:
+            label, _, message = line[len(prefix):].partition(": ")
+            said[label] = message
+    # validate may name the part (`layer 3 (tiles): `, `not a valid map: `)
+    # before the same message and offset.
+    differ = [
+        (label, message, said.get(label))
+        for label, (_, message) in sorted(raised.items())
+        if not (said.get(label) or "").endswith(message)
+    ]
+    assert not differ, f"{len(differ)} of {len(raised)} differ from validate, e.g. {differ[:5]}"

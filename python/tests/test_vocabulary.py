@@ -223,19 +223,19 @@ def test_slippi_events_are_the_same_in_the_cli_python_and_arrow(cli, path):
         return
 
     # Arrow's items table: one row per Item Update, the same values (its
-    # `owner` is the 0-based player index, -1 for none; the core's is the
-    # 1-based port or null).
+    # `owner` is the 1-based port or null, as the core's).
     pa = pytest.importorskip("pyarrow")
     rows = pa.table(gamefmt.open(path).to_arrow("items")).to_pylist()
     arrow_counts = Counter()
 
     def arrow_key(row):
         owner = row["owner"]
+        assert owner is None or 1 <= owner <= 4, owner
         return (
             row["frame"], row["type_id"], row["state"], row["spawn_id"],
             row["position_x"], row["position_y"], row["velocity_x"], row["velocity_y"],
             row["damage_taken"], row["expiration_timer"],
-            None if owner is None or owner < 0 else owner + 1,
+            owner,
         )
 
     def python_key(e):

@@ -124,9 +124,36 @@ impl<'a> Image<'a> {
     /// channels; `None` for negative sizes, unknown formats or overflow.
     #[must_use]
     pub fn pixel_len(&self) -> Option<usize> {
+        self.len_of(self.format())
+    }
+
+    /// width × height × `format`'s channels.
+    fn len_of(&self, format: ImageFormat) -> Option<usize> {
         let w = usize::try_from(self.width()).ok()?;
         let h = usize::try_from(self.height()).ok()?;
-        w.checked_mul(h)?.checked_mul(self.format().channels()?)
+        w.checked_mul(h)?.checked_mul(format.channels()?)
+    }
+
+    /// The format of the embedded pixels as stored: [`format`](Self::format),
+    /// except for an image that says RGBA while its data is exactly
+    /// width × height × 3 bytes, whose pixels are RGB
+    /// ([`WarningKind::RgbDataInRgbaImage`](crate::WarningKind::RgbDataInRgbaImage)).
+    #[must_use]
+    pub fn data_format(&self) -> ImageFormat {
+        if self.is_rgb_data_in_rgba() {
+            ImageFormat::Rgb
+        } else {
+            self.format()
+        }
+    }
+
+    /// Whether the item says RGBA while its data is width × height × 3
+    /// bytes.
+    pub(super) fn is_rgb_data_in_rgba(&self) -> bool {
+        self.format() == ImageFormat::Rgba
+            && self.data_len().is_some()
+            && self.data_len() == self.len_of(ImageFormat::Rgb)
+            && self.data_len() != self.pixel_len()
     }
 
     /// The declared (inflated) size of the embedded data item, if any.
@@ -139,15 +166,24 @@ impl<'a> Image<'a> {
     }
 
     /// Inflates the embedded pixels into `buf` (which must hold
-    /// [`data_len`](Self::data_len) bytes), rows top to bottom.
+    /// [`data_len`](Self::data_len) bytes), rows top to bottom, in
+    /// [`data_format`](Self::data_format).
     ///
     /// Fails for external images and when the data's size is not
-    /// width × height × channels.
+    /// width × height × channels; RGB data in an image that says RGBA is
+    /// read as RGB, or refused when the view is strict (as DDNet leaves
+    /// the image out).
     pub fn pixels_into<'b>(&self, buf: &'b mut [u8]) -> Result<&'b [u8]> {
         if self.is_external() {
             return Err(Error::new(ErrorKind::OutOfBounds, self.item.offset()));
         }
-        let expected = self.pixel_len();
+        if self.is_rgb_data_in_rgba() && self.df.is_strict() {
+            return Err(Error::from(crate::warning::Warning::new(
+                crate::warning::WarningKind::RgbDataInRgbaImage,
+                self.item.offset(),
+            )));
+        }
+        let expected = self.len_of(self.data_format());
         if expected.is_none() || expected != self.data_len() {
             return Err(Error::corrupt(
                 "image data size is not width * height * channels",

@@ -149,6 +149,17 @@ impl<'a> MapView<'a> {
             df.is_strict(),
             warn,
         )?;
+        // Quirks every engine reads (a strict view reports them too; it
+        // refuses RGB image data only when the pixels are read).
+        map.warn_duplicate_physics_layers(warn);
+        for image in map.images() {
+            if image.is_rgb_data_in_rgba() && !df.is_strict() {
+                warn.warn(crate::warning::Warning::new(
+                    crate::warning::WarningKind::RgbDataInRgbaImage,
+                    image.item().offset(),
+                ));
+            }
+        }
         Ok(map)
     }
 
@@ -298,10 +309,50 @@ impl<'a> MapView<'a> {
     /// The game layer: the last tile layer flagged as game, as DDNet picks it.
     #[must_use]
     pub fn game_layer(&self) -> Option<TileLayer<'a>> {
+        self.physics_layer(TileKind::Game)
+    }
+
+    /// The physics layer of `kind` (game, front, tele, speedup, switch,
+    /// tune) the game uses: the last tile layer of that kind, as DDNet's
+    /// `CLayers::Init` and its editor's loader pick it (each later one
+    /// replaces the earlier). A map with two sets of DDRace layers warns
+    /// [`DuplicatePhysicsLayer`](crate::WarningKind::DuplicatePhysicsLayer)
+    /// for each ignored one. `None` for [`TileKind::Tiles`] (design
+    /// layers) and when the map has none of `kind`.
+    #[must_use]
+    pub fn physics_layer(&self, kind: TileKind) -> Option<TileLayer<'a>> {
+        if kind == TileKind::Tiles {
+            return None;
+        }
         self.layers()
             .filter_map(|l| l.as_tiles())
-            .filter(|t| t.kind() == TileKind::Game)
+            .filter(|t| t.kind() == kind)
             .last()
+    }
+
+    /// Warns [`DuplicatePhysicsLayer`](crate::WarningKind::DuplicatePhysicsLayer)
+    /// for every physics layer a later one of its kind replaces.
+    fn warn_duplicate_physics_layers<W: Warn + ?Sized>(&self, warn: &mut W) {
+        let kinds = [
+            TileKind::Game,
+            TileKind::Front,
+            TileKind::Tele,
+            TileKind::Speedup,
+            TileKind::Switch,
+            TileKind::Tune,
+        ];
+        for kind in kinds {
+            let used = self.physics_layer(kind).map(|t| t.item().offset());
+            for layer in self.layers().filter_map(|l| l.as_tiles()) {
+                let offset = layer.item().offset();
+                if layer.kind() == kind && Some(offset) != used {
+                    warn.warn(crate::warning::Warning::new(
+                        crate::warning::WarningKind::DuplicatePhysicsLayer { kind: kind.name() },
+                        offset,
+                    ));
+                }
+            }
+        }
     }
 
     /// Number of sounds.

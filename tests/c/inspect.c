@@ -175,7 +175,7 @@ static void inspect_datafile(const uint8_t *data, size_t len) {
   }
   map_status = gamefmt_map_open(&df, &map, warnings + (n_warn < MAX_WARNINGS ? n_warn : MAX_WARNINGS),
                                 n_warn < MAX_WARNINGS ? MAX_WARNINGS - n_warn : 0, &n_map_warn, &err);
-  printf("{\"data_bytes\":%llu,\"data_errors\":%llu,\"data_items\":%zu,\"format\":\"datafile\","
+  printf("{\"data_bytes\":%llu,\"data_errors\":%llu,\"data_items\":%zu,\"format\":\"map\","
          "\"item_checksum\":%d,\"item_types\":%zu,\"items\":%zu,",
          data_bytes, data_errors, info.data_items, (int32_t)checksum, info.item_types, info.items);
   if (map_status == GAMEFMT_STATUS_OK) {
@@ -414,7 +414,7 @@ static void inspect_teehistorian(FILE *f, size_t cap) {
     print_error(&err);
   } else {
     gamefmt_th_end(&dec, st == GAMEFMT_STATUS_DONE ? 0 : have - used, &end);
-    end_name = end.kind == GAMEFMT_END_KIND_COMPLETE ? "finish" : end.name;
+    end_name = end.name;
     printf("{\"counts\":");
     count_print(&counts);
     printf(",\"end\":\"%s\",\"ex_counts\":", end_name);

@@ -38,7 +38,7 @@ def expected(info):
         return {"format": fmt, "records": info["chunks"], "end": info["end"],
                 "snapshots": info["snapshots"], "deltas": info["deltas"],
                 "messages": info["messages"], "last_tick": info["last_tick"]}
-    if fmt == "datafile":
+    if fmt in ("map", "datafile"):
         m = info["map"]
         g = m.get("game_layer") or {}
         return {"format": "map", "items": info["items"], "data_items": info["data_items"],

@@ -70,14 +70,69 @@ const XZ_MAGIC: &[u8] = &[0xfd, b'7', b'z', b'X', b'Z', 0x00];
 /// # Errors
 /// A directory cannot be listed, or an archive read.
 pub fn expand(paths: &[PathBuf]) -> io::Result<Vec<PathBuf>> {
+    Ok(expand_found(paths)?.into_iter().map(|f| f.path).collect())
+}
+
+/// A file to read, and whether it may be skipped when it is not a game
+/// file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Found {
+    /// Its path (`-`: standard input).
+    pub path: PathBuf,
+    /// Found by walking a directory given on the command line (not named
+    /// there) and not named as a game file ([`GAME_EXTENSIONS`]): if its
+    /// first bytes are no format gamefmt reads, the commands skip it
+    /// (counted in the summary) unless `--all` asks to report it. A
+    /// damaged `.slp` found in a folder is still reported.
+    pub walked: bool,
+}
+
+/// The file name extensions of game files (before a `.gz`, `.zst` or
+/// `.xz`): a file found in a directory with one of them is reported
+/// when it is not recognised, as a damaged game file, not skipped.
+pub const GAME_EXTENSIONS: &[&str] = &["slp", "slpz", "map", "demo", "teehistorian"];
+
+/// Whether `path`'s name ends in a game file's extension
+/// ([`GAME_EXTENSIONS`]), compressed or not.
+#[must_use]
+pub fn named_as_game_file(path: &Path) -> bool {
+    let mut path = path.to_path_buf();
+    if path.extension().is_some_and(|e| {
+        ["gz", "zst", "xz"]
+            .iter()
+            .any(|c| e.eq_ignore_ascii_case(c))
+    }) {
+        path.set_extension("");
+    }
+    path.extension()
+        .is_some_and(|e| GAME_EXTENSIONS.iter().any(|g| e.eq_ignore_ascii_case(g)))
+}
+
+/// [`expand`], telling the files found in directories from those named.
+///
+/// # Errors
+/// A directory cannot be listed.
+pub fn expand_found(paths: &[PathBuf]) -> io::Result<Vec<Found>> {
     let mut files = Vec::new();
     for path in paths {
         if path.as_os_str() != STDIN && path.is_dir() {
-            walk(path, &mut files)?;
+            let mut walked = Vec::new();
+            walk(path, &mut walked)?;
+            files.extend(walked.into_iter().map(|path| Found {
+                walked: !named_as_game_file(&path),
+                path,
+            }));
         } else if zip::is_zip(path) {
-            files.extend(zip::members(path)?);
+            // An archive's members are found as a directory's files are.
+            files.extend(zip::members(path)?.into_iter().map(|path| Found {
+                walked: !named_as_game_file(&path),
+                path,
+            }));
         } else {
-            files.push(path.clone());
+            files.push(Found {
+                path: path.clone(),
+                walked: false,
+            });
         }
     }
     Ok(files)

@@ -376,3 +376,66 @@ fn streamed_winners_match_the_view() {
     }
     assert!(checked > 50, "{checked} replays");
 }
+
+/// A folder of game files and the other files replay folders hold (a
+/// readme, a notes file, a zipped-up text): the walk skips the others,
+/// counts them in the summary and exits 0; `--all` reports each as
+/// refused (exit 1); a file named on the command line is always reported.
+#[test]
+fn directory_walks_skip_files_that_are_not_game_files() {
+    let Some(files) = samples("stray files") else {
+        return;
+    };
+    let dir = scratch("stray");
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::copy(&files[0], dir.join("a.teehistorian")).unwrap();
+    std::fs::copy(&files[2], dir.join("sub/b.slp")).unwrap();
+    std::fs::write(dir.join("README.txt"), b"my replays").unwrap();
+    std::fs::write(dir.join("sub/notes.json"), b"{\"a\": 1}").unwrap();
+    // A game file's name, not its bytes: damaged, reported.
+    let broken = dir.join("sub/broken.slp.gz");
+    std::fs::write(&broken, b"not gzip, not slippi").unwrap();
+    let out = gamefmt(&["validate"], &[&dir]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("broken.slp.gz: unrecognised file format"),
+        "{err}"
+    );
+    assert!(err.contains("1 refused, 0 unreadable, 2 skipped"), "{err}");
+    std::fs::remove_file(&broken).unwrap();
+    for command in [&["validate"][..], &["inspect", "--json"][..]] {
+        let out = gamefmt(command, &[&dir]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{command:?}: {err}");
+        assert!(!err.contains("unrecognised"), "{command:?}: {err}");
+        assert!(
+            err.contains(
+                "4 files: 2 decoded (0 with warnings), 0 refused, 0 unreadable, 2 skipped"
+            ),
+            "{command:?}: {err}"
+        );
+        if command[0] == "inspect" {
+            assert_eq!(lines(&out).len(), 2, "no line for a skipped file");
+        }
+    }
+    let all = gamefmt(&["validate", "--all"], &[&dir]);
+    let err = String::from_utf8_lossy(&all.stderr);
+    assert_eq!(all.status.code(), Some(1), "{err}");
+    assert_eq!(err.matches("unrecognised file format").count(), 2, "{err}");
+    assert!(err.contains("2 refused, 0 unreadable, 0 skipped"), "{err}");
+    // Named, not found: refused.
+    let readme = dir.join("README.txt");
+    let named = gamefmt(&["validate"], &[&dir.join("a.teehistorian"), &readme]);
+    assert_eq!(named.status.code(), Some(1));
+    // Export skips them alike.
+    let out_dir = scratch("stray-out").join("out");
+    let export = gamefmt(&["export", "--to", "arrow"], &[&out_dir, &dir]);
+    let err = String::from_utf8_lossy(&export.stderr);
+    if !err.contains("unrecognized subcommand") {
+        assert_eq!(export.status.code(), Some(0), "{err}");
+        assert!(err.contains("2 skipped"), "{err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(out_dir.parent().unwrap());
+}

@@ -899,3 +899,159 @@ fn corpus_maps_read_alike_strict_and_lenient() {
         );
     }
 }
+
+// ------------------------------------- two sets of DDRace physics layers
+
+/// A map whose game group holds two tele and two front layers after the
+/// game layer (as 2010-era DDRace maps hold two sets): layer ids 1 and 2
+/// are tele (numbers 1 and 2 in every tile), 3 and 4 front.
+fn two_physics_sets_map() -> Vec<u8> {
+    use gamefmt::map::{TILESLAYERFLAG_FRONT, TILESLAYERFLAG_TELE};
+    let mut w = map_writer(4);
+    for (id, (flags, slot, tile)) in [
+        (TILESLAYERFLAG_TELE, 0, vec![1u8, 26]),
+        (TILESLAYERFLAG_TELE, 0, vec![2, 26]),
+        (TILESLAYERFLAG_FRONT, 2, vec![0, 0, 0, 0]),
+        (TILESLAYERFLAG_FRONT, 2, vec![0, 0, 0, 0]),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let tiles = w.add_data(&[0; 3 * 2 * 4]);
+        let physics = w.add_data(&tile.repeat(3 * 2));
+        let layer = physics_layer(3, 2, flags, tiles, slot, physics);
+        w.add_item(5, id as u16 + 1, &layer).unwrap();
+    }
+    w.finish(WriteVersion::V4).unwrap()
+}
+
+/// DDNet's `CLayers::Init` (src/game/layers.cpp, DDNet 28baa427) walks
+/// every group's layers and assigns each physics layer to its kind's
+/// pointer, so the last of a kind wins; the editor's loader
+/// (`CEditorMap::Load`, `MakeTeleLayer` ...) does the same. gamefmt's
+/// `physics_layer` gives that one and warns about each ignored one.
+#[test]
+fn two_sets_of_physics_layers_warn_and_the_last_is_used() {
+    use gamefmt::map::TileKind;
+    let bytes = two_physics_sets_map();
+    let map = MapView::parse(&bytes).unwrap();
+    let layer_offset = |id: u16| {
+        map.layers()
+            .find(|l| l.item().id() == id)
+            .unwrap()
+            .item()
+            .offset()
+    };
+    let mut warnings = warnings_of_map(&bytes);
+    warnings.sort_by_key(|w| w.offset);
+    assert_eq!(
+        warnings,
+        [
+            Warning::new(
+                WarningKind::DuplicatePhysicsLayer { kind: "tele" },
+                layer_offset(1)
+            ),
+            Warning::new(
+                WarningKind::DuplicatePhysicsLayer { kind: "front" },
+                layer_offset(3)
+            ),
+        ]
+    );
+    assert_eq!(map.physics_layer(TileKind::Tele).unwrap().item().id(), 2);
+    assert_eq!(map.physics_layer(TileKind::Front).unwrap().item().id(), 4);
+    assert_eq!(map.physics_layer(TileKind::Game).unwrap().item().id(), 0);
+    assert!(map.physics_layer(TileKind::Switch).is_none());
+    assert!(map.physics_layer(TileKind::Tiles).is_none());
+    // The used tele layer's tiles are the second set's (number 2).
+    let tele = map.physics_layer(TileKind::Tele).unwrap();
+    let mut buf = vec![0u8; tele.buffer_len().unwrap()];
+    match tele.data_into(&mut buf).unwrap() {
+        TileData::Tele(tiles) => assert!(tiles.iter().all(|t| t.number == 2)),
+        other => panic!("{other:?}"),
+    }
+    // DDNet refuses nothing here: the strict view reads the map alike.
+    let strict = MapView::parse_strict(&bytes).unwrap();
+    assert_eq!(strict.physics_layer(TileKind::Tele).unwrap().item().id(), 2);
+    // The CLI: the map validates, with the two warnings.
+    let file = temp_file("two-physics-sets.map", &bytes);
+    let (_, kinds) = inspect_json(&file);
+    assert_eq!(
+        kinds,
+        ["duplicate_physics_layer", "duplicate_physics_layer"]
+    );
+    let out = gamefmt(&["validate"], &file);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("a second tele layer: DDNet uses the last tele layer"));
+    assert!(gamefmt(&["--strict", "validate"], &file).status.success());
+    let _ = std::fs::remove_file(file);
+}
+
+// -------------------------------------- RGB data in an image saying RGBA
+
+/// A map with one embedded 4 × 2 image whose item is `version` (1: always
+/// RGBA; 2: format field `format`) and whose data is `data`.
+fn image_map(version: i32, format: i32, data: &[u8]) -> Vec<u8> {
+    let mut w = map_writer(0);
+    let name = w.add_data(b"grass\0");
+    let pixels = w.add_data(data);
+    let mut item = vec![version, 4, 2, 0, name as i32, pixels as i32];
+    if version >= 2 {
+        item.push(format);
+    }
+    w.add_item(2, 0, &item).unwrap();
+    w.finish(WriteVersion::V4).unwrap()
+}
+
+/// Teeworlds 0.6 (`CMapImages::OnMapLoad`, 0.6 branch) uploads an
+/// embedded image as RGBA for a version 1 item or format 1, reading
+/// width × height × 4 bytes without checking the data's size; DDNet
+/// (`CMapImages::OnMapLoadImpl`, 28baa427) requires at least that many
+/// bytes and otherwise leaves the image out ("failed to load data"); both
+/// play the map. gamefmt warns, reads the pixels as the RGB they are, and
+/// refuses them only in strict mode, as DDNet.
+#[test]
+fn rgb_data_in_an_rgba_image_warns_and_reads_as_rgb() {
+    use gamefmt::map::ImageFormat;
+    let rgb: Vec<u8> = (0..4 * 2 * 3).map(|i| i as u8).collect();
+    for (version, format) in [(1, 1), (2, 1)] {
+        let bytes = image_map(version, format, &rgb);
+        let map = MapView::parse(&bytes).unwrap();
+        let image = map.image(0).unwrap();
+        assert_eq!(
+            warnings_of_map(&bytes),
+            [Warning::new(
+                WarningKind::RgbDataInRgbaImage,
+                image.item().offset()
+            )]
+        );
+        assert_eq!(image.format(), ImageFormat::Rgba);
+        assert_eq!(image.data_format(), ImageFormat::Rgb);
+        let mut buf = vec![0u8; image.data_len().unwrap()];
+        assert_eq!(image.pixels_into(&mut buf).unwrap(), &rgb[..]);
+        let strict = MapView::parse_strict(&bytes).unwrap();
+        let err = strict.image(0).unwrap().pixels_into(&mut buf).unwrap_err();
+        assert_eq!(
+            err.kind,
+            ErrorKind::Refused(WarningKind::RgbDataInRgbaImage)
+        );
+        let file = temp_file(&format!("rgb-image-v{version}.map"), &bytes);
+        let out = gamefmt(&["validate"], &file);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains("warning: embedded image says RGBA"),
+            "{}",
+            stderr(&out)
+        );
+        let strict = gamefmt(&["--strict", "validate"], &file);
+        assert_eq!(strict.status.code(), Some(1), "{}", stderr(&strict));
+        let _ = std::fs::remove_file(file);
+    }
+    // RGBA data, and RGB data in an image that says RGB: no quirk.
+    let rgba = vec![7u8; 4 * 2 * 4];
+    assert!(warnings_of_map(&image_map(1, 1, &rgba)).is_empty());
+    assert!(warnings_of_map(&image_map(2, 0, &rgb)).is_empty());
+    // Any other size stays an error.
+    let bytes = image_map(1, 1, &rgb[..20]);
+    let map = MapView::parse(&bytes).unwrap();
+    assert!(map.image(0).unwrap().pixels_into(&mut [0u8; 20]).is_err());
+}

@@ -44,7 +44,7 @@ fn inspect_json_reports_the_seven_facts() {
     assert_eq!(
         v,
         serde_json::json!({
-            "format": "datafile", "version": 3, "item_types": 2, "items": 2, "data_items": 1,
+            "format": "map", "version": 3, "item_types": 2, "items": 2, "data_items": 1,
             // 1 (VERSION) + 1 + 0 - 1 - 1 - 1 (INFO)
             "item_checksum": -1, "data_bytes": 8, "data_errors": 0
         })
