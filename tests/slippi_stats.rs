@@ -634,3 +634,226 @@ fn corpus_stats_from_chunks_and_prefixes() {
         files.len()
     );
 }
+
+/// Live events, fed in random chunks through the push `Decoder`, agree
+/// with the finished stats: every combo, conversion and stock appears once
+/// as a start (with its start frame and percent) and, when it ended, once
+/// as an end equal to the finished one; a punish's extend events are its
+/// moves; one `game_end` per Game End, whose winners are the file's.
+#[test]
+fn corpus_live_events_agree_with_finished_stats() {
+    use gamefmt::slippi::stats::{PunishEvent, StatsEvent};
+    use gamefmt::slippi::{Decoder, Item, SlippiView};
+    use gamefmt::stream::Decoded;
+    let Some(files) = common::corpus_files("slippi_stats", "slippi", ".slp") else {
+        return;
+    };
+    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut rand = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let (mut n_events, mut n_punishes, mut n_stocks, mut n_winners_equal) = (0, 0, 0, 0);
+    let mut n_game_end_files = 0;
+    for (name, bytes) in &files {
+        let mut stats = SlippiStats::new();
+        let mut decoder = Decoder::new();
+        let mut pending = Vec::new();
+        let mut events: Vec<StatsEvent> = Vec::new();
+        let mut game_ends = 0;
+        let mut at = 0;
+        'feed: while at < bytes.len() {
+            let n = (1 + rand(4000)).min(bytes.len() - at);
+            pending.extend_from_slice(&bytes[at..at + n]);
+            at += n;
+            let mut used = 0;
+            loop {
+                match decoder.decode(&pending[used..]) {
+                    Ok(Decoded::Record { record, consumed }) => {
+                        used += consumed;
+                        if let Item::Event(e) = record {
+                            if matches!(e, gamefmt::slippi::Event::GameEnd(_)) {
+                                game_ends += 1;
+                            }
+                            stats.push_with(&e, |ev| events.push(ev.clone()));
+                        }
+                    }
+                    Ok(Decoded::NeedMore { .. }) => break,
+                    Ok(Decoded::Done { .. }) | Err(_) => break 'feed,
+                }
+            }
+            pending.drain(..used);
+        }
+        stats.finish();
+        assert_eq!(
+            to_js(&stats),
+            to_js(&ours(bytes)),
+            "{name}: push_with changed the stats"
+        );
+        n_events += events.len();
+        #[cfg(feature = "serde")]
+        for e in &events {
+            let v = serde_json::to_value(e).unwrap();
+            assert_eq!(v["kind"], e.name(), "{name}");
+            assert_eq!(v["frame"], e.frame(), "{name}");
+            if let StatsEvent::ComboEnd(p) | StatsEvent::ConversionEnd(p) = e {
+                assert_eq!(v["port"], u64::from(p.punish.player_index) + 1);
+                assert_eq!(v["end_frame"], p.frame);
+                assert_eq!(v["move_count"], p.punish.move_count());
+            }
+        }
+        // Frames never go back.
+        for w in events.windows(2) {
+            assert!(
+                w[0].frame() <= w[1].frame(),
+                "{name}: {:?} then {:?}",
+                w[0],
+                w[1]
+            );
+        }
+        for (combo, list) in [(true, stats.combos()), (false, stats.conversions())] {
+            let of = |want: &str| -> Vec<&PunishEvent> {
+                events
+                    .iter()
+                    .filter_map(|e| match e {
+                        StatsEvent::ComboStart(p)
+                        | StatsEvent::ComboExtend(p)
+                        | StatsEvent::ComboEnd(p)
+                        | StatsEvent::ConversionStart(p)
+                        | StatsEvent::ConversionExtend(p)
+                        | StatsEvent::ConversionEnd(p) => {
+                            let prefix = if combo { "combo_" } else { "conversion_" };
+                            (e.name().strip_prefix(prefix) == Some(want)).then_some(p)
+                        }
+                        _ => None,
+                    })
+                    .collect()
+            };
+            let (starts, extends, ends) = (of("start"), of("extend"), of("end"));
+            assert_eq!(starts.len(), list.len(), "{name}: starts");
+            assert_eq!(
+                ends.len(),
+                list.iter().filter(|p| p.end_frame.is_some()).count(),
+                "{name}: ends"
+            );
+            for (i, p) in list.iter().enumerate() {
+                n_punishes += 1;
+                let s: Vec<_> = starts.iter().filter(|e| e.index as usize == i).collect();
+                assert_eq!(s.len(), 1, "{name}: punish {i} starts");
+                let s = s[0];
+                assert_eq!(s.frame, p.start_frame, "{name}: {i}");
+                assert_eq!(s.punish.start_frame, p.start_frame, "{name}: {i}");
+                assert_eq!(
+                    s.punish.start_percent.to_bits(),
+                    p.start_percent.to_bits(),
+                    "{name}: {i}"
+                );
+                assert_eq!(
+                    (s.punish.player_index, s.punish.last_hit_by),
+                    (p.player_index, p.last_hit_by)
+                );
+                let moves: Vec<_> = list
+                    .moves(p)
+                    .map(|m| (m.player_index, m.frame, m.move_id))
+                    .collect();
+                let ext: Vec<_> = extends
+                    .iter()
+                    .filter(|e| e.index as usize == i)
+                    .map(|e| {
+                        let m = e.last_move.unwrap();
+                        assert_eq!(e.frame, m.frame);
+                        (m.player_index, m.frame, m.move_id)
+                    })
+                    .collect();
+                assert_eq!(ext, moves, "{name}: punish {i} moves");
+                let e: Vec<_> = ends.iter().filter(|e| e.index as usize == i).collect();
+                match p.end_frame {
+                    None => assert!(e.is_empty(), "{name}: punish {i} has no end"),
+                    Some(end) => {
+                        assert_eq!(e.len(), 1, "{name}: punish {i} ends");
+                        let e = e[0];
+                        assert_eq!(e.frame, end, "{name}: {i}");
+                        let mut got = e.punish;
+                        got.opening_type = p.opening_type;
+                        assert_eq!(&got, p, "{name}: punish {i} at its end");
+                        assert_eq!(e.last_move.as_ref(), list.last_move(p), "{name}: {i}");
+                    }
+                }
+            }
+        }
+        for (i, k) in stats.stocks().iter().enumerate() {
+            n_stocks += 1;
+            let starts: Vec<_> = events
+                .iter()
+                .filter_map(|e| match e {
+                    StatsEvent::StockStart(s) if s.index as usize == i => Some(s),
+                    _ => None,
+                })
+                .collect();
+            assert_eq!(starts.len(), 1, "{name}: stock {i}");
+            assert_eq!(
+                (
+                    starts[0].frame,
+                    starts[0].stock.start_frame,
+                    starts[0].stock.count
+                ),
+                (k.start_frame, k.start_frame, k.count)
+            );
+            let lost: Vec<_> = events
+                .iter()
+                .filter_map(|e| match e {
+                    StatsEvent::StockLost(s) if s.index as usize == i => Some(s),
+                    _ => None,
+                })
+                .collect();
+            match k.end_frame {
+                None => assert!(lost.is_empty(), "{name}: stock {i}"),
+                Some(end) => {
+                    assert_eq!(lost.len(), 1, "{name}: stock {i}");
+                    assert_eq!(lost[0].frame, end);
+                    assert_eq!(&lost[0].stock, k, "{name}: stock {i}");
+                }
+            }
+        }
+        let stock_events = events
+            .iter()
+            .filter(|e| matches!(e, StatsEvent::StockStart(_) | StatsEvent::StockLost(_)))
+            .count();
+        let lost = stats
+            .stocks()
+            .iter()
+            .filter(|k| k.end_frame.is_some())
+            .count();
+        assert_eq!(stock_events, stats.stocks().len() + lost, "{name}");
+        let ends: Vec<_> = events
+            .iter()
+            .filter_map(|e| match e {
+                StatsEvent::GameEnd(g) => Some(g),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(ends.len(), game_ends, "{name}: game_end events");
+        if let (Some(last), Ok(view)) = (ends.last(), SlippiView::parse(bytes)) {
+            if view.game_end().is_some() {
+                n_game_end_files += 1;
+                if last.winners == view.winners() {
+                    n_winners_equal += 1;
+                } else {
+                    eprintln!(
+                        "{name}: live winners {:?}, file {:?}",
+                        last.winners,
+                        view.winners()
+                    );
+                }
+            }
+        }
+    }
+    eprintln!(
+        "live: {} files, {n_events} events; {n_punishes} punishes and {n_stocks} stocks as \
+         start+end; winners equal on {n_winners_equal} of {n_game_end_files} files ending with Game End",
+        files.len()
+    );
+    assert_eq!(n_winners_equal, n_game_end_files);
+}

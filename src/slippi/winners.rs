@@ -78,6 +78,64 @@ pub fn winners<'p>(
             let _ = players.push((index, slot.team_id()));
         }
     }
+    let mut finals: heapless::Vec<FinalPost, FINAL_POSTS> = heapless::Vec::new();
+    if end.method() == Some(GameEnd::TIME) {
+        for post in final_posts {
+            if finals.push(FinalPost::read(&post)).is_err() {
+                break;
+            }
+        }
+    }
+    decide(&players, start.is_teams(), &EndFacts::read(end), &finals)
+}
+
+/// What the rules read of one Post-Frame Update of the final frame.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct FinalPost {
+    pub(crate) player_index: Option<u8>,
+    pub(crate) follower: bool,
+    pub(crate) stocks: Option<u8>,
+    pub(crate) percent: Option<f32>,
+}
+
+impl FinalPost {
+    fn read(post: &PostFrame<'_>) -> Self {
+        Self {
+            player_index: post.player_index(),
+            follower: post.is_follower() == Some(true),
+            stocks: post.stocks_remaining(),
+            percent: post.percent(),
+        }
+    }
+}
+
+/// What the rules read of Game End.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct EndFacts {
+    pub(crate) method: Option<u8>,
+    pub(crate) lras_initiator: Option<i8>,
+    pub(crate) placements: Option<[i8; 4]>,
+}
+
+impl EndFacts {
+    pub(crate) fn read(end: &GameEnd<'_>) -> Self {
+        Self {
+            method: end.method(),
+            lras_initiator: end.lras_initiator(),
+            placements: end.placements(),
+        }
+    }
+}
+
+/// The rules of [`winners`] over the facts they read: the settings'
+/// players (index, team), whether the game is teams, Game End, and the
+/// final frame's Post-Frame Updates.
+pub(crate) fn decide(
+    players: &[(u8, Option<u8>)],
+    is_teams: Option<bool>,
+    end: &EndFacts,
+    final_posts: &[FinalPost],
+) -> Winners {
     let mut won = Winners::new();
     let mut win = |player_index: u8, position: i8| {
         let _ = won.push(Placement {
@@ -85,9 +143,9 @@ pub fn winners<'p>(
             position,
         });
     };
-    match end.method() {
+    match end.method {
         Some(GameEnd::NO_CONTEST | GameEnd::UNRESOLVED) => {
-            if let (Some(lras), 2) = (end.lras_initiator(), players.len()) {
+            if let (Some(lras), 2) = (end.lras_initiator, players.len()) {
                 let other = players
                     .iter()
                     .find(|(index, _)| i16::from(*index) != i16::from(lras));
@@ -102,7 +160,7 @@ pub fn winners<'p>(
             }
         }
         _ => {
-            let Some(placements) = end.placements() else {
+            let Some(placements) = end.placements else {
                 return won;
             };
             let team_of = |index: u8| {
@@ -115,7 +173,7 @@ pub fn winners<'p>(
                 return won;
             };
             match team_of(first.0) {
-                Some(team) if start.is_teams() == Some(true) => {
+                Some(team) if is_teams == Some(true) => {
                     for (index, position) in (0u8..).zip(placements) {
                         if team_of(index) == Some(team) {
                             win(index, position);
@@ -131,21 +189,19 @@ pub fn winners<'p>(
 
 /// The winner on time of a two-port game: the final frame's two
 /// non-follower updates compared by stocks, then truncated percent.
-fn on_time<'p>(final_posts: impl IntoIterator<Item = PostFrame<'p>>) -> Option<u8> {
-    let mut leaders = final_posts
-        .into_iter()
-        .filter(|p| p.is_follower() != Some(true));
+fn on_time(final_posts: &[FinalPost]) -> Option<u8> {
+    let mut leaders = final_posts.iter().filter(|p| !p.follower);
     let (a, b) = (leaders.next()?, leaders.next()?);
     if leaders.next().is_some() {
         return None;
     }
-    let stocks = |p: &PostFrame<'_>| p.stocks_remaining().unwrap_or(0);
-    let percent = |p: &PostFrame<'_>| trunc(p.percent().unwrap_or(0.0));
-    let (ia, ib) = (a.player_index()?, b.player_index()?);
-    if stocks(&a) != stocks(&b) {
-        return Some(if stocks(&a) > stocks(&b) { ia } else { ib });
+    let stocks = |p: &FinalPost| p.stocks.unwrap_or(0);
+    let percent = |p: &FinalPost| trunc(p.percent.unwrap_or(0.0));
+    let (ia, ib) = (a.player_index?, b.player_index?);
+    if stocks(a) != stocks(b) {
+        return Some(if stocks(a) > stocks(b) { ia } else { ib });
     }
-    let (pa, pb) = (percent(&a), percent(&b));
+    let (pa, pb) = (percent(a), percent(b));
     if pa < pb {
         Some(ia)
     } else if pb < pa {

@@ -38,6 +38,11 @@
 //!   here it is dropped ([`SlippiStats::dropped_events`]). No replay seen
 //!   so far does this.
 //!
+//! Live: [`SlippiStats::push_with`] hands a callback each [`StatsEvent`]
+//! (combo and conversion start, extend and end; stock start and loss; game
+//! end with its winners) as the frame that causes it is finalized (see
+//! [`live`]).
+//!
 //! Where slippi-js throws instead of returning stats (a frame with a
 //! Post- but no Pre-Frame Update for a player; an edge cancel by a
 //! character its frame data does not know), this computes on and reports
@@ -69,6 +74,7 @@
 mod actions;
 mod common;
 mod inputs;
+pub mod live;
 mod punish;
 mod stadium;
 mod stocks;
@@ -77,12 +83,14 @@ pub use actions::{
     ActionCounts, AttackCounts, EdgeCancels, GroundTechCounts, SuccessFail, ThrowCounts,
 };
 pub use inputs::InputCounts;
+pub use live::{GameEndEvent, PunishEvent, StatsEvent, StockEvent};
 pub use punish::{MAX_MOVES, MAX_PUNISHES, Move, OpeningType, Punish, Punishes};
 pub use stadium::{DistanceUnits, HomeRun, TargetBreak, home_run_distance};
 pub use stocks::{MAX_STOCKS, Stock};
 
 use super::events::Event;
 use super::finalized::{FIRST_FRAME, FinalizedFrames};
+use super::winners::{EndFacts, FinalPost, decide};
 use common::{PlayerFrame, StatsFrame};
 use punish::{Kind, PunishState};
 
@@ -299,7 +307,7 @@ impl Computers {
         }
     }
 
-    fn process(&mut self, frame: &StatsFrame) {
+    fn process(&mut self, frame: &StatsFrame, on_event: &mut impl FnMut(&StatsEvent)) {
         fn at(frames: &[PlayerFrame; 4], i: u8) -> Option<&PlayerFrame> {
             frames.get(usize::from(i))
         }
@@ -348,7 +356,7 @@ impl Computers {
                     self.would_throw |= state.would_throw;
                 }
                 if let Some(state) = self.combo_state.get_mut(k) {
-                    punish::compute(
+                    let step = punish::compute(
                         Kind::Combo,
                         &mut self.combos,
                         state,
@@ -358,9 +366,10 @@ impl Computers {
                         opponent,
                         prev_pair,
                     );
+                    emit_punish(Kind::Combo, &self.combos, step, frame.number, on_event);
                 }
                 if let Some(state) = self.conversion_state.get_mut(k) {
-                    punish::compute(
+                    let step = punish::compute(
                         Kind::Conversion,
                         &mut self.conversions,
                         state,
@@ -369,6 +378,13 @@ impl Computers {
                         player,
                         opponent,
                         prev_pair,
+                    );
+                    emit_punish(
+                        Kind::Conversion,
+                        &self.conversions,
+                        step,
+                        frame.number,
+                        on_event,
                     );
                 }
                 if let Some(counts) = self.inputs.get_mut(k) {
@@ -380,7 +396,7 @@ impl Computers {
                     }
                 }
                 if let Some(state) = self.stock_state.get_mut(k) {
-                    stocks::compute(
+                    let step = stocks::compute(
                         &mut self.stocks,
                         &mut self.overflow,
                         state,
@@ -388,6 +404,24 @@ impl Computers {
                         player,
                         prev_p.and_then(|f| f.post.as_ref()),
                     );
+                    let (started, index) = match step {
+                        Some(stocks::StockStep::Started(i)) => (true, i),
+                        Some(stocks::StockStep::Lost(i)) => (false, i),
+                        None => (false, usize::MAX),
+                    };
+                    if let (Some(stock), Ok(index)) = (self.stocks.get(index), u32::try_from(index))
+                    {
+                        let e = StockEvent {
+                            frame: frame.number,
+                            index,
+                            stock: *stock,
+                        };
+                        on_event(&if started {
+                            StatsEvent::StockStart(e)
+                        } else {
+                            StatsEvent::StockLost(e)
+                        });
+                    }
                 }
             }
         }
@@ -397,6 +431,53 @@ impl Computers {
         self.prev = *cur;
         self.has_prev = true;
         self.next_frame = self.next_frame.saturating_add(1);
+    }
+}
+
+/// Hands `on_event` the events of one frame's step of one punish.
+fn emit_punish(
+    kind: Kind,
+    list: &Punishes,
+    step: punish::Step,
+    frame: i32,
+    on_event: &mut impl FnMut(&StatsEvent),
+) {
+    let Some(index) = step.index else { return };
+    let (Some(punish), Ok(index32)) = (list.get(index), u32::try_from(index)) else {
+        return;
+    };
+    let e = PunishEvent {
+        frame,
+        index: index32,
+        punish: *punish,
+        last_move: list.last_move(punish).copied(),
+    };
+    let combo = kind == Kind::Combo;
+    if step.started {
+        // As it stood when it started: no end yet, whatever this frame did.
+        let mut start = e;
+        start.punish.end_frame = None;
+        start.punish.end_percent = None;
+        start.punish.did_kill = false;
+        on_event(&if combo {
+            StatsEvent::ComboStart(start)
+        } else {
+            StatsEvent::ConversionStart(start)
+        });
+    }
+    if step.extended {
+        on_event(&if combo {
+            StatsEvent::ComboExtend(e)
+        } else {
+            StatsEvent::ConversionExtend(e)
+        });
+    }
+    if step.terminated {
+        on_event(&if combo {
+            StatsEvent::ComboEnd(e)
+        } else {
+            StatsEvent::ConversionEnd(e)
+        });
     }
 }
 
@@ -442,7 +523,14 @@ impl SlippiStats {
     }
 
     /// Takes the next event of the game.
+    #[inline]
     pub fn push(&mut self, event: &Event<'_>) {
+        self.push_with(event, |_| {});
+    }
+
+    /// Takes the next event of the game and hands `on_event` every live
+    /// [`StatsEvent`] it caused, in order (see [`live`]).
+    pub fn push_with(&mut self, event: &Event<'_>, mut on_event: impl FnMut(&StatsEvent)) {
         if let Event::GameStart(start) = event {
             self.has_start = true;
             self.computers.settings(start);
@@ -452,8 +540,46 @@ impl SlippiStats {
             self.computers.setup();
         }
         while let Some(frame) = self.stage.next_finalized() {
-            self.computers.process(frame);
+            self.computers.process(frame, &mut on_event);
         }
+        if let Event::GameEnd(end) = event {
+            let end = GameEndEvent {
+                frame: self.last_frame(),
+                method: end.method(),
+                lras_initiator: end.lras_initiator(),
+                winners: self.winners_at_end(&EndFacts::read(end)),
+            };
+            on_event(&StatsEvent::GameEnd(end));
+        }
+    }
+
+    /// The winners by [`winners`](crate::slippi::winners)'s rules, read
+    /// from the settings, `end` and the latest frame.
+    fn winners_at_end(&self, end: &EndFacts) -> crate::slippi::Winners {
+        let c = &self.computers;
+        let mut players: heapless::Vec<(u8, Option<u8>), 4> = heapless::Vec::new();
+        for p in &c.players {
+            let _ = players.push((p.player_index, p.team_id));
+        }
+        let mut finals: heapless::Vec<FinalPost, 4> = heapless::Vec::new();
+        if let Some(frame) = self.stage.latest_frame().and_then(|n| self.stage.frame(n)) {
+            for (i, f) in (0u8..).zip(&frame.players) {
+                if let Some(post) = &f.post {
+                    #[allow(
+                        clippy::cast_possible_truncation,
+                        reason = "the percent was an f32, widened"
+                    )]
+                    let percent = post.percent as f32;
+                    let _ = finals.push(FinalPost {
+                        player_index: Some(i),
+                        follower: false,
+                        stocks: Some(post.stocks),
+                        percent: Some(percent),
+                    });
+                }
+            }
+        }
+        decide(&players, c.is_teams, end, &finals)
     }
 
     /// Decides what is decided when slippi-js's `getStats()` is called:

@@ -340,9 +340,16 @@ pub(crate) struct PunishState {
     last_hit_animation: Option<u16>,
 }
 
-/// A punish ended with this frame, or started.
+/// What one frame did to a permutation's punish: the live events' source.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Step {
+    /// The punish this frame worked on (index into the list).
+    pub(crate) index: Option<usize>,
+    /// It started on this frame.
+    pub(crate) started: bool,
+    /// It got a new move on this frame.
+    pub(crate) extended: bool,
+    /// It ended on this frame.
     pub(crate) terminated: bool,
 }
 
@@ -379,8 +386,10 @@ pub(crate) fn compute(
         state.last_hit_animation = None;
     }
 
+    let mut step = Step::default();
     if punished {
         if state.current.is_none() {
+            step.started = true;
             state.current = list.start(Punish {
                 player_index: opponent_index,
                 last_hit_by: player_index,
@@ -410,6 +419,7 @@ pub(crate) fn compute(
                         },
                     )
                 });
+                step.extended = state.current_move.is_some();
             }
             if let Some(m) = list.move_mut(state.current_move) {
                 m.hit_count = m.hit_count.saturating_add(1);
@@ -422,6 +432,7 @@ pub(crate) fn compute(
     if state.current.is_none() {
         return Step::default();
     }
+    step.index = state.current;
 
     let lost_stock = prev_opponent.is_some_and(|po| did_lose_stock(opponent, po));
     if !lost_stock {
@@ -462,9 +473,8 @@ pub(crate) fn compute(
         state.current = None;
         state.current_move = None;
     }
-    Step {
-        terminated: terminate,
-    }
+    step.terminated = terminate;
+    step
 }
 
 #[cfg(feature = "serde")]

@@ -38,6 +38,15 @@ pub(crate) struct StockState {
     current: Option<usize>,
 }
 
+/// What one frame did to a player's stocks: the live events' source.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum StockStep {
+    /// The stock at this index started.
+    Started(usize),
+    /// The stock at this index was lost.
+    Lost(usize),
+}
+
 /// One frame of `handleStockCompute`.
 pub(crate) fn compute(
     stocks: &mut heapless::Vec<Stock, MAX_STOCKS>,
@@ -46,11 +55,12 @@ pub(crate) fn compute(
     player_index: u8,
     player: &Post,
     prev: Option<&Post>,
-) {
-    match state.current.and_then(|i| stocks.get_mut(i)) {
+) -> Option<StockStep> {
+    let current = state.current;
+    match current.and_then(|i| stocks.get_mut(i)) {
         None => {
             if is_dead(player.action) {
-                return;
+                return None;
             }
             let index = stocks.len();
             let stock = Stock {
@@ -65,9 +75,10 @@ pub(crate) fn compute(
             };
             if stocks.push(stock).is_err() {
                 *overflow = true;
-                return;
+                return None;
             }
             state.current = Some(index);
+            Some(StockStep::Started(index))
         }
         Some(stock) => match prev {
             Some(prev) if did_lose_stock(player, prev) => {
@@ -75,8 +86,12 @@ pub(crate) fn compute(
                 stock.end_percent = Some(prev.percent);
                 stock.death_animation = Some(player.action);
                 state.current = None;
+                current.map(StockStep::Lost)
             }
-            _ => stock.current_percent = player.percent,
+            _ => {
+                stock.current_percent = player.percent;
+                None
+            }
         },
     }
 }
