@@ -76,6 +76,8 @@ mod common;
 mod inputs;
 pub mod live;
 mod punish;
+#[cfg(feature = "serde")]
+pub mod slippi_js;
 mod stadium;
 mod stocks;
 
@@ -85,6 +87,8 @@ pub use actions::{
 pub use inputs::InputCounts;
 pub use live::{GameEndEvent, PunishEvent, StatsEvent, StockEvent};
 pub use punish::{MAX_MOVES, MAX_PUNISHES, Move, OpeningType, Punish, Punishes};
+#[cfg(feature = "serde")]
+pub use slippi_js::{SlippiJsStadium, SlippiJsStats};
 pub use stadium::{DistanceUnits, HomeRun, TargetBreak, home_run_distance};
 pub use stocks::{MAX_STOCKS, Stock};
 
