@@ -4,9 +4,13 @@
 # parse included), same files, all held in memory, warm (one unmeasured
 # pass), best wall time of ROUNDS and mean CPU time per pass (the CPU time
 # is what to quote on a loaded machine: Node's counts its GC threads too).
-# Also the cost of stats on top of decoding alone.
+# Also the cost of stats on top of decoding alone. Then the whole
+# processes, cold, as a user runs them: `gamefmt stats --slippi-js --jobs 1`
+# (release build) against Node printing the same JSON with slippi-js
+# (benches/peers/slippi-js/stats_all.cjs), RUNS runs each after one
+# warm-up, wall time min / median / max.
 #
-#   benches/stats_vs_slippi_js.sh [ROUNDS]      default 5
+#   benches/stats_vs_slippi_js.sh [ROUNDS]      default 5 (RUNS=5)
 #
 # slippi-js is installed outside the checkout, once:
 #   mkdir -p /tmp/slippijs && cd /tmp/slippijs && npm init -y \
@@ -33,3 +37,23 @@ awk -v d="$(num 'decode alone' "$ours")" -v f="$(num 'decode into frames' "$ours
     printf "wall (best pass): gamefmt %.0fx faster than slippi-js; decode + stats = %.2fx decoding the events alone, %.2fx decoding into frames\n", j / s, s / d, s / f
     printf "CPU (mean pass):  gamefmt %.0fx faster than slippi-js; decode + stats = %.2fx decoding the events alone, %.2fx decoding into frames\n", cj / cs, cs / cd, cs / cf
 }'
+
+# Whole processes, cold (startup, file reading and, for Node, JIT warm-up
+# included), one thread each.
+nice cargo build -q --release -p gamefmt-cli --no-default-features
+runs=${RUNS:-5}
+time_runs() {
+    local label=$1 ts=() i s e
+    shift
+    for ((i = 0; i <= runs; i++)); do
+        s=$(date +%s%N)
+        "$@" >/dev/null 2>&1 || true
+        e=$(date +%s%N)
+        ((i > 0)) && ts+=($(((e - s) / 1000000)))
+    done
+    printf '%s\n' "${ts[@]}" | sort -n | awk -v l="$label" '{a[NR] = $1} END {
+        printf "%s: wall ms min %d, median %d, max %d (%d runs after one warm-up)\n", l, a[1], a[int((NR + 1) / 2)], a[NR], NR
+    }'
+}
+time_runs "gamefmt stats --slippi-js --jobs 1" target/release/gamefmt stats --slippi-js --jobs 1 "${files[@]}"
+time_runs "node + slippi-js getStats      " env NODE_PATH="$modules" node benches/peers/slippi-js/stats_all.cjs "${files[@]}"

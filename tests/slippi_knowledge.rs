@@ -1,4 +1,5 @@
-//! Game knowledge for Slippi replays checked against slippi-js 6.7.0:
+//! Game knowledge for Slippi replays checked against slippi-js (names
+//! with 6.7.0, identical under 9.1.2; winners with 9.1.2):
 //! character and stage names (`tests/data/slippi_names.tsv`), and per
 //! corpus replay the stage, the starting characters after the pre-1.6.0
 //! Zelda/Sheik fix and `getWinners()` (`tests/data/slippi_winners.tsv`).
@@ -125,29 +126,40 @@ fn characters_and_first_frame<'a>(
 }
 
 /// Winners from a walk of every event, as a stream consumer computes them:
-/// the last Game End and the Post-Frame Updates of the last frame seen.
+/// the last Game End and the Post-Frame Updates right before it
+/// (`FinalPosts`).
 fn streamed_winners(bytes: &[u8]) -> Winners {
     let mut events = SlippiEventIter::new(bytes);
     let mut start: Option<GameStart<'_>> = None;
     let mut end: Option<GameEnd<'_>> = None;
-    let mut last: Vec<PostFrame<'_>> = Vec::new();
+    let mut posts = gamefmt::slippi::FinalPosts::default();
     while let Some(Ok(event)) = events.next() {
+        posts.observe(&event);
         match event {
             Event::GameStart(g) if start.is_none() => start = Some(g),
             Event::GameEnd(e) => end = Some(e),
-            Event::PostFrame(p) => {
-                if last.first().is_some_and(|q| q.frame() != p.frame()) {
-                    last.clear();
-                }
-                last.push(p);
-            }
             _ => {}
         }
     }
     match (start, end) {
-        (Some(start), Some(end)) => winners(&start, &end, last),
+        (Some(start), Some(end)) => winners(&start, &end, posts.get()),
         _ => Winners::new(),
     }
+}
+
+/// Winners from the live stats' last `game_end` event.
+fn live_winners(bytes: &[u8]) -> Winners {
+    use gamefmt::slippi::stats::{SlippiStats, StatsEvent};
+    let mut stats = SlippiStats::new();
+    let mut won = Winners::new();
+    for event in SlippiEventIter::new(bytes).map_while(Result::ok) {
+        stats.push_with(&event, |e| {
+            if let StatsEvent::GameEnd(end) = e {
+                won = end.winners.clone();
+            }
+        });
+    }
+    won
 }
 
 /// Stage id, stage name and `index:character:name` per port, as
@@ -397,6 +409,64 @@ const SYNTHETIC: &[Synthetic] = {
             trailing_frame: false,
             pre_1_6: Some(0x13),
         },
+        // slippi-js 9.x decides team games on time by the final frame,
+        // whatever the placements say (here: not ranks at all).
+        Synthetic {
+            name: "time_teams_placements_not_ranks",
+            teams: true,
+            ports: &[(2, 0), (20, 1), (9, 0), (12, 1)],
+            last: &[
+                (0, false, 2, 50.0),
+                (1, false, 1, 10.0),
+                (2, false, 1, 30.0),
+                (3, false, 1, 20.0),
+            ],
+            end: (1, -1, [0, 0, 0, 0]),
+            trailing_frame: false,
+            pre_1_6: None,
+        },
+        Synthetic {
+            name: "time_teams_tied_stocks_lower_percent",
+            teams: true,
+            ports: &[(2, 1), (20, 0), (9, 1), (12, 0)],
+            last: &[
+                (0, false, 1, 50.0),
+                (1, false, 1, 10.0),
+                (2, false, 1, 30.0),
+                (3, false, 1, 20.0),
+            ],
+            end: (1, -1, [1, 0, 3, 2]),
+            trailing_frame: false,
+            pre_1_6: None,
+        },
+        Synthetic {
+            name: "time_teams_full_tie",
+            teams: true,
+            ports: &[(2, 1), (20, 0), (9, 1), (12, 0)],
+            last: &[
+                (0, false, 1, 10.0),
+                (1, false, 1, 10.0),
+                (2, false, 1, 20.0),
+                (3, false, 1, 20.0),
+            ],
+            end: (1, -1, [-1, -1, -1, -1]),
+            trailing_frame: false,
+            pre_1_6: None,
+        },
+        Synthetic {
+            name: "time_three_ports_two_tied",
+            teams: false,
+            ports: &[(2, 0), (20, 1), (9, 2)],
+            last: &[(0, false, 2, 30.0), (1, false, 2, 30.0), (2, false, 1, 0.0)],
+            end: (1, -1, [2, 1, 0, -1]),
+            trailing_frame: false,
+            pre_1_6: None,
+        },
+        two(
+            "game_double_ko",
+            &[(0, false, 0, 40.0), (1, false, 0, 60.0)],
+            (2, -1, [0, 1, -1, -1]),
+        ),
     ]
 };
 
@@ -541,6 +611,13 @@ fn synthetic_winners_match_slippi_js() {
         }
         let (_, _, characters) = settings_cells(bytes);
         assert_eq!(characters, row["characters"], "{file}: characters");
+        if !s.trailing_frame {
+            assert_eq!(
+                &winners_cell(&live_winners(bytes)),
+                want,
+                "{file}: live stats"
+            );
+        }
     }
     assert_eq!(expected.len(), SYNTHETIC.len());
 }

@@ -16,8 +16,8 @@ use arrow::array::{
 };
 use arrow::buffer::{NullBuffer, ScalarBuffer};
 use arrow::datatypes::{
-    ArrowPrimitiveType, DataType, Field, Float32Type, Int8Type, Int32Type, Int64Type, UInt8Type,
-    UInt16Type, UInt32Type, UInt64Type,
+    ArrowPrimitiveType, DataType, Field, Float32Type, Float64Type, Int8Type, Int32Type, Int64Type,
+    UInt8Type, UInt16Type, UInt32Type, UInt64Type,
 };
 
 /// A builder that can be a column: it knows its Arrow type.
@@ -300,6 +300,8 @@ pub type UInt32Column = Primitive<UInt32Type>;
 pub type UInt64Column = Primitive<UInt64Type>;
 /// `Float32` column.
 pub type Float32Column = Primitive<Float32Type>;
+/// `Float64` column.
+pub type Float64Column = Primitive<Float64Type>;
 /// `Utf8` column (Arrow's builder).
 pub type StringColumn = StringBuilder;
 /// `Binary` column (Arrow's builder).

@@ -52,6 +52,7 @@ mod error;
 mod map;
 pub mod netmsg;
 mod slippi;
+mod slippi_stats;
 mod source;
 mod teehistorian;
 mod write;
@@ -83,6 +84,18 @@ pub enum Table {
     SlippiFrames,
     /// Slippi `items`: one row per item update.
     SlippiItems,
+    /// Slippi `stocks`: one row per stock (stats, two-player games).
+    SlippiStocks,
+    /// Slippi `conversions`: one row per conversion (stats).
+    SlippiConversions,
+    /// Slippi `combos`: one row per combo (stats).
+    SlippiCombos,
+    /// Slippi `moves`: one row per move of a conversion or combo (stats).
+    SlippiMoves,
+    /// Slippi `action_counts`: one row per player (stats).
+    SlippiActionCounts,
+    /// Slippi `overall`: one row per player (stats, every game).
+    SlippiOverall,
     /// teehistorian `games`: one row per recording, its header.
     TeehistorianGames,
     /// teehistorian `inputs`: one row per input sent.
@@ -112,6 +125,12 @@ impl Table {
             Self::SlippiGames,
             Self::SlippiFrames,
             Self::SlippiItems,
+            Self::SlippiStocks,
+            Self::SlippiConversions,
+            Self::SlippiCombos,
+            Self::SlippiMoves,
+            Self::SlippiActionCounts,
+            Self::SlippiOverall,
             Self::TeehistorianGames,
             Self::TeehistorianInputs,
             Self::TeehistorianPositions,
@@ -144,6 +163,12 @@ impl Table {
             Self::SlippiGames | Self::TeehistorianGames => "games",
             Self::SlippiFrames => "frames",
             Self::SlippiItems => "items",
+            Self::SlippiStocks => "stocks",
+            Self::SlippiConversions => "conversions",
+            Self::SlippiCombos => "combos",
+            Self::SlippiMoves => "moves",
+            Self::SlippiActionCounts => "action_counts",
+            Self::SlippiOverall => "overall",
             Self::TeehistorianInputs => "inputs",
             Self::TeehistorianPositions => "positions",
             Self::TeehistorianEvents => "events",
@@ -159,7 +184,15 @@ impl Table {
     #[must_use]
     pub const fn format(self) -> &'static str {
         match self {
-            Self::SlippiGames | Self::SlippiFrames | Self::SlippiItems => "slippi",
+            Self::SlippiGames
+            | Self::SlippiFrames
+            | Self::SlippiItems
+            | Self::SlippiStocks
+            | Self::SlippiConversions
+            | Self::SlippiCombos
+            | Self::SlippiMoves
+            | Self::SlippiActionCounts
+            | Self::SlippiOverall => "slippi",
             Self::TeehistorianGames
             | Self::TeehistorianInputs
             | Self::TeehistorianPositions
@@ -173,7 +206,15 @@ impl Table {
     #[must_use]
     pub const fn input_format(self) -> Format {
         match self {
-            Self::SlippiGames | Self::SlippiFrames | Self::SlippiItems => Format::Slippi,
+            Self::SlippiGames
+            | Self::SlippiFrames
+            | Self::SlippiItems
+            | Self::SlippiStocks
+            | Self::SlippiConversions
+            | Self::SlippiCombos
+            | Self::SlippiMoves
+            | Self::SlippiActionCounts
+            | Self::SlippiOverall => Format::Slippi,
             Self::TeehistorianGames
             | Self::TeehistorianInputs
             | Self::TeehistorianPositions
@@ -201,6 +242,12 @@ impl Table {
             Self::SlippiGames => slippi::Games::docs(),
             Self::SlippiFrames => slippi::Frames::docs(),
             Self::SlippiItems => slippi::Items::docs(),
+            Self::SlippiStocks => slippi_stats::Stocks::docs(),
+            Self::SlippiConversions => slippi_stats::Conversions::docs(),
+            Self::SlippiCombos => slippi_stats::Combos::docs(),
+            Self::SlippiMoves => slippi_stats::Moves::docs(),
+            Self::SlippiActionCounts => slippi_stats::ActionCounts::docs(),
+            Self::SlippiOverall => slippi_stats::Overall::docs(),
             Self::TeehistorianGames => teehistorian::Games::docs(),
             Self::TeehistorianInputs => teehistorian::Inputs::docs(),
             Self::TeehistorianPositions => teehistorian::Positions::docs(),

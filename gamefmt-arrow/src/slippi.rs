@@ -1,4 +1,5 @@
-//! Slippi replays: the `games`, `frames` and `items` tables, from one walk
+//! Slippi replays: the `games`, `frames` and `items` tables (and the stats
+//! tables of `slippi_stats`, from `SlippiStats` fed the same events), from one walk
 //! of the events through [`gamefmt::slippi::Reader`] and
 //! [`FrameGrouper`]. A frame's events are kept (copied) until it closes, so
 //! its rows know whether it was a rollback re-send; its `frames` and
@@ -13,6 +14,7 @@ use arrow::datatypes::SchemaRef;
 use arrow::error::ArrowError;
 
 use arrow::record_batch::RecordBatch;
+use gamefmt::slippi::stats::SlippiStats;
 use gamefmt::slippi::{
     ClosedFrame, Event, FRAME_PLAYERS, FinalPosts, FrameBookend, FrameGrouper, FrameStart, GameEnd,
     GameStart, Item, ItemUpdate, Metadata, PORTS, PostFrame, PreFrame, Reader, StartingCharacters,
@@ -23,6 +25,7 @@ use crate::columns::{
     BinaryColumn, Bool, Extend, FileColumn, Float32Column, Int8Column, Int32Column, Int64Column,
     IntList, Rows, StringColumn, UInt8Column, UInt16Column, UInt32Column, table,
 };
+use crate::slippi_stats::{ActionCounts, Combos, Conversions, Moves, Overall, StatsTables, Stocks};
 use crate::source::{READ_BUFFER, Steps};
 use crate::{Error, Table};
 
@@ -393,6 +396,9 @@ struct Walk {
     games: Option<Games>,
     frames: Option<(Frames, Staged<FrameRow>)>,
     items: Option<(Items, Staged<ItemRow>)>,
+    /// The stats, when a stats table is wanted.
+    stats: Option<Box<SlippiStats>>,
+    stats_tables: StatsTables,
 }
 
 impl Slippi {
@@ -417,7 +423,32 @@ impl Slippi {
             items: tables
                 .contains(&Table::SlippiItems)
                 .then(|| (Items::with_capacity(batch_rows), Staged::new())),
+            stats: None,
+            stats_tables: StatsTables {
+                stocks: tables
+                    .contains(&Table::SlippiStocks)
+                    .then(|| Stocks::with_capacity(64)),
+                conversions: tables
+                    .contains(&Table::SlippiConversions)
+                    .then(|| Conversions::with_capacity(64)),
+                combos: tables
+                    .contains(&Table::SlippiCombos)
+                    .then(|| Combos::with_capacity(64)),
+                moves: tables
+                    .contains(&Table::SlippiMoves)
+                    .then(|| Moves::with_capacity(256)),
+                action_counts: tables
+                    .contains(&Table::SlippiActionCounts)
+                    .then(|| ActionCounts::with_capacity(2)),
+                overall: tables
+                    .contains(&Table::SlippiOverall)
+                    .then(|| Overall::with_capacity(4)),
+            },
         };
+        let mut walk = walk;
+        if walk.stats_tables.any() {
+            walk.stats = Some(Box::new(SlippiStats::new()));
+        }
         Self {
             reader: Reader::with_capacity(input, READ_BUFFER),
             walk,
@@ -503,6 +534,9 @@ impl Walk {
             self.close(closed);
         }
         self.game.final_posts.observe(event);
+        if let Some(stats) = self.stats.as_mut() {
+            stats.push(event);
+        }
         match event {
             Event::GameStart(g) if self.game.game_start.is_none() => {
                 self.game.game_start = Some(g.bytes().to_vec());
@@ -525,6 +559,10 @@ impl Walk {
         }
         if let Some(t) = self.games.as_mut() {
             game_row(t, self.file.as_deref(), &self.game, end);
+        }
+        if let Some(stats) = self.stats.as_mut() {
+            stats.finish();
+            self.stats_tables.append(stats, self.file.as_deref());
         }
     }
 }
@@ -571,6 +609,12 @@ impl Steps for Slippi {
             Table::SlippiGames => self.walk.games.as_ref().map_or(0, Games::len),
             Table::SlippiFrames => pending_split(self.walk.frames.as_ref()),
             Table::SlippiItems => pending_split(self.walk.items.as_ref()),
+            Table::SlippiStocks => rows(self.walk.stats_tables.stocks.as_ref()),
+            Table::SlippiConversions => rows(self.walk.stats_tables.conversions.as_ref()),
+            Table::SlippiCombos => rows(self.walk.stats_tables.combos.as_ref()),
+            Table::SlippiMoves => rows(self.walk.stats_tables.moves.as_ref()),
+            Table::SlippiActionCounts => rows(self.walk.stats_tables.action_counts.as_ref()),
+            Table::SlippiOverall => rows(self.walk.stats_tables.overall.as_ref()),
             _ => 0,
         }
     }
@@ -592,9 +636,30 @@ impl Steps for Slippi {
                 let file = self.walk.file.as_deref();
                 take_split(self.walk.items.as_mut(), file, schema, item_columns)?
             }
+            Table::SlippiStocks => batch(self.walk.stats_tables.stocks.as_mut(), schema)?,
+            Table::SlippiConversions => batch(self.walk.stats_tables.conversions.as_mut(), schema)?,
+            Table::SlippiCombos => batch(self.walk.stats_tables.combos.as_mut(), schema)?,
+            Table::SlippiMoves => batch(self.walk.stats_tables.moves.as_mut(), schema)?,
+            Table::SlippiActionCounts => {
+                batch(self.walk.stats_tables.action_counts.as_mut(), schema)?
+            }
+            Table::SlippiOverall => batch(self.walk.stats_tables.overall.as_mut(), schema)?,
             _ => None,
         })
     }
+}
+
+/// The rows of a table built a row at a time (none when not wanted).
+fn rows<T: Rows>(table: Option<&T>) -> usize {
+    table.map_or(0, Rows::rows)
+}
+
+/// Those rows as one batch (none when the table is not wanted).
+fn batch<T: Rows>(
+    table: Option<&mut T>,
+    schema: SchemaRef,
+) -> Result<Option<RecordBatch>, ArrowError> {
+    table.map(|t| t.batch(schema)).transpose()
 }
 
 /// The rows of a table whose rows are staged before they are split

@@ -31,6 +31,7 @@ mod label;
 mod map;
 mod netmsg;
 mod slippi;
+mod stats;
 mod teehistorian;
 mod watch;
 
@@ -131,6 +132,20 @@ enum Command {
         #[command(flatten)]
         inputs: Inputs,
     },
+    /// Print the stats of Slippi replays (slippi-js 9.1.2's definitions):
+    /// a per-player table.
+    Stats {
+        /// One JSON object per file instead (the stats' own field names).
+        #[arg(long, conflicts_with = "slippi_js")]
+        json: bool,
+        /// One JSON object per file in slippi-js's shape instead:
+        /// `getStats()`, or `getStadiumStats()` for Target Test and
+        /// Home-Run Contest games.
+        #[arg(long)]
+        slippi_js: bool,
+        #[command(flatten)]
+        inputs: Inputs,
+    },
     /// Print the chat of demos and teehistorian recordings (teehistorian:
     /// chat messages old servers recorded, and chat commands), one line per
     /// message: file, tick, author, channel, text.
@@ -157,7 +172,16 @@ impl Command {
     /// Whether the output is JSON lines (labelled with a `file` key when
     /// there are several inputs) rather than text.
     const fn json(&self) -> bool {
-        matches!(self, Self::Inspect { json: true, .. } | Self::Dump { .. })
+        matches!(
+            self,
+            Self::Inspect { json: true, .. }
+                | Self::Dump { .. }
+                | Self::Stats { json: true, .. }
+                | Self::Stats {
+                    slippi_js: true,
+                    ..
+                }
+        )
     }
 }
 
@@ -224,6 +248,22 @@ fn run(
 ) -> Result<(), CliError> {
     let format = Format::detect(input.head()).ok_or(CliError::UnknownFormat)?;
     match (format, command) {
+        (
+            Format::Slippi,
+            Command::Stats {
+                json, slippi_js, ..
+            },
+        ) => {
+            let output = match (json, slippi_js) {
+                (_, true) => stats::Output::SlippiJs,
+                (true, _) => stats::Output::Json,
+                _ => stats::Output::Text,
+            };
+            stats::stats(input, output, ctx, out, warnings)
+        }
+        (_, Command::Stats { .. }) => Err(CliError::Invalid(
+            "stats are computed for Slippi replays only".into(),
+        )),
         (Format::Datafile, command) => {
             let bytes = input.read_all()?;
             match command {
@@ -275,6 +315,7 @@ fn main() -> ExitCode {
         Command::Watch(args) => watch::run(args),
         Command::Inspect { inputs, .. }
         | Command::Dump { inputs, .. }
+        | Command::Stats { inputs, .. }
         | Command::Validate { inputs } => batch::run_all(&cli.command, inputs, cli.strict),
     }
 }

@@ -1677,9 +1677,9 @@ size_t gamefmt_slp_gecko_count(const uint8_t *list,
                                size_t len);
 
 /**
- * The winners by slippi-js's `getWinners()` rules from the Game Start,
+ * The winners by slippi-js's `getWinners()` rules (9.1.2) from the Game Start,
  * the Game End and the Post-Frame Updates of the final frame (`posts`,
- * `n_posts` of them; read only when the game went to time): up to 4 into
+ * `n_posts` of them; read whatever the end method): up to 4 into
  * `winners`, their number into `*count`.
  */
 enum GamefmtStatus gamefmt_slp_winners(const uint8_t *start,

@@ -557,9 +557,9 @@ pub struct GamefmtSlpBytes {
     pub len: usize,
 }
 
-/// The winners by slippi-js's `getWinners()` rules from the Game Start,
+/// The winners by slippi-js's `getWinners()` rules (9.1.2) from the Game Start,
 /// the Game End and the Post-Frame Updates of the final frame (`posts`,
-/// `n_posts` of them; read only when the game went to time): up to 4 into
+/// `n_posts` of them; read whatever the end method): up to 4 into
 /// `winners`, their number into `*count`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn gamefmt_slp_winners(

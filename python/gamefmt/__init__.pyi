@@ -1,7 +1,7 @@
 """Type stubs of gamefmt (the native module gamefmt._gamefmt)."""
 
 import os
-from typing import IO, Any, Iterator, Literal, Union, final
+from typing import IO, Any, Iterator, Literal, Optional, Union, final, overload
 
 from .records import (
     ExError,
@@ -9,6 +9,7 @@ from .records import (
     SlippiEvent,
     SlippiFrame,
     SlippiHeader,
+    SlippiStats,
     SlippiWinner,
     TeehistorianRecordDict,
 )
@@ -208,6 +209,12 @@ class Replay(_Stream):
         """The events as dicts, in stream order."""
     def frames(self) -> Frames:
         """The frames: {"frame", "rollback", "start", "players", "items", "end"}."""
+    @overload
+    def stats(self, slippi_js: Literal[False] = False) -> SlippiStats:
+        """The game's stats (slippi-js 9.1.2's definitions, the core's names)."""
+    @overload
+    def stats(self, slippi_js: Literal[True]) -> Optional[dict[str, Any]]:
+        """slippi-js's own getStats() dict (camelCase), None where undefined."""
     def __iter__(self) -> Events: ...
 
 @final

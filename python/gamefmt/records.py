@@ -23,13 +23,13 @@ Use them in annotations::
         return e["percent"] if e["kind"] == "pre_frame" else None
 """
 
-from typing import List, Literal, Optional, TypedDict, Union
+from typing import Any, List, Literal, Optional, TypedDict, Union
 
 __all__ = [
     "EventPayloads", "GameStart", "PreFrame", "PostFrame", "GameEnd", "FrameStart",
     "ItemUpdate", "FrameBookend", "MessageSplitter", "GeckoList", "FodPlatform", "Whispy",
     "StadiumTransformation", "UnknownEvent", "SlippiEvent", "SlippiPlayer", "SlippiHeader",
-    "SlippiFrame", "SlippiWinner",
+    "SlippiFrame", "SlippiStats", "SlippiWinner",
     "PlayerDiff", "PlayerNew", "PlayerOld", "InputDiff", "InputNew", "TickSkip", "Join",
     "Finish", "PlayerMessage", "Drop", "ConsoleCommand", "Ex", "ExFields", "ExError",
     "TeehistorianRecordDict",
@@ -232,6 +232,27 @@ class SlippiFrame(TypedDict):
     players: List[Union[PreFrame, PostFrame]]
     items: List[SlippiEvent]
     end: Optional[FrameBookend]
+
+
+class SlippiStats(TypedDict):
+    """``Replay.stats()``: slippi-js 9.1.2's stats with the core's names
+    (``gamefmt::slippi::stats::SlippiStats``'s ``Serialize``); players are
+    1-based ``port``s; the lists are empty outside two-player games."""
+
+    last_frame: int
+    playable_frame_count: int
+    game_complete: bool
+    players: list[dict[str, Any]]
+    stocks: list[dict[str, Any]]
+    conversions: list[dict[str, Any]]
+    combos: list[dict[str, Any]]
+    action_counts: list[dict[str, Any]]
+    input_counts: list[dict[str, Any]]
+    overall: list[dict[str, Any]]
+    target_breaks: Optional[list[dict[str, Any]]]
+    home_run: Optional[dict[str, Any]]
+    overflowed: bool
+    slippi_js_would_throw: bool
 
 
 class SlippiWinner(TypedDict):

@@ -4,6 +4,7 @@
 use std::collections::VecDeque;
 
 use gamefmt::Format;
+use gamefmt::slippi::stats::SlippiStats;
 use gamefmt::slippi::{
     ClosedFrame, Event, FrameGrouper, Item, Metadata, Reader, SlippiView,
     ubjson::{self, Value},
@@ -195,6 +196,36 @@ impl Replay {
             })?)?;
         }
         Ok(list.unbind())
+    }
+
+    /// The game's stats (`gamefmt::slippi::stats`: slippi-js 9.1.2's
+    /// definitions) as a dict with the core's names (`stocks`,
+    /// `conversions`, `combos`, `action_counts`, `input_counts`, `overall`,
+    /// ...; players as 1-based `port`s). With `slippi_js=True`, slippi-js's
+    /// own `getStats()` dict instead (camelCase, 0-based `playerIndex`),
+    /// None where slippi-js gives `undefined`. A new pass over the events;
+    /// damage after Game Start ends them (the stats so far are kept).
+    #[pyo3(signature = (slippi_js = false))]
+    fn stats(slf: Bound<'_, Self>, slippi_js: bool) -> PyResult<PyObject> {
+        let py = slf.py();
+        let stream = slf.borrow_mut().as_super().input.stream(py)?;
+        let mut reader = Reader::new(stream);
+        let mut stats = Box::new(SlippiStats::new());
+        while let Some(item) = reader.next() {
+            match item {
+                Ok(Item::Event(e)) => stats.push(&e),
+                Ok(_) => {}
+                // Damage after Game Start ends the events, as a file cut
+                // there would (the CLI's `stats` does the same).
+                Err(_) if !stats.players().is_empty() => break,
+                Err(e) => return Err(error::read(e)),
+            }
+        }
+        stats.finish();
+        if slippi_js {
+            return Ok(pythonize::pythonize(py, &stats.slippi_js())?.unbind());
+        }
+        Ok(serialized(py, &*stats)?.into_any().unbind())
     }
 
     /// How the last complete pass ended: `"complete"`, `"eof"` (no end

@@ -1,6 +1,6 @@
 //! [`FinalPosts`]: the Post-Frame Updates that directly precede a replay's
 //! Game End, kept while its events stream past, for
-//! [`gamefmt::slippi::winners`] on a game that went to time.
+//! [`gamefmt::slippi::winners`] (which reads them whatever the end method).
 //!
 //! It finds what `SlippiView::winners` finds reading backwards from the
 //! Game End: the Post-Frame Updates right before it (before its Frame

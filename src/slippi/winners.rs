@@ -30,7 +30,7 @@ use super::frame_events::PostFrame;
 use super::game_end::GameEnd;
 use super::game_start::{GameStart, PORTS};
 use super::view::SlippiView;
-use super::{CMD_FRAME_BOOKEND, CMD_POST_FRAME};
+use super::{CMD_FRAME_BOOKEND, CMD_GAME_END, CMD_POST_FRAME};
 
 /// One winning port and its placement.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,26 +49,50 @@ pub type Winners = heapless::Vec<Placement, PORTS>;
 /// per port, for Ice Climbers).
 const FINAL_POSTS: usize = 2 * PORTS;
 
-/// The winners of a game.
+/// The winners of a game, by slippi-js 9.1.2's `getWinners()` rules.
 ///
-/// The rules, in order:
+/// The rules, in order (the "final frame" is the Post-Frame Updates
+/// `final_posts`, followers left out):
 ///
 /// 1. No contest (7) or unresolved (0): when Game End names an LRAS
 ///    initiator (any value, −1 included) and exactly two ports are in the
 ///    game, the first port that is not the initiator wins; otherwise nobody.
-/// 2. Time (1) with exactly two ports: the final frame must hold one
-///    non-follower Post-Frame Update per port; more stocks wins, then the
-///    lower percent (truncated to an integer); a tie is nobody.
-/// 3. Otherwise the placements: nobody when no port has position 0;
-///    in a teams game every port on that port's team (each with its
-///    position), else that port alone.
+/// 2. Nobody when every update of the final frame has 0 stocks left (a
+///    double KO), or the final frame holds none.
+/// 3. Time (1), or no Game End ([`SlippiView::winners`] only), with at
+///    least two updates in the final frame: decided by that frame, whatever
+///    the placements say. Teams: stocks and percents are summed per team
+///    (in the order the teams first appear); the most stocks, then the
+///    lowest percent, wins (a tie goes to the team that appeared first),
+///    and each of its ports is placed by its own stocks and percent.
+///    Otherwise every port tied with the best on stocks and exact percent
+///    wins, at position 0 (a `NaN` percent ties with nothing).
+/// 4. Otherwise the placements: nobody when no port has position 0; in a
+///    teams game every port on that port's team (each with its position),
+///    else that port alone.
 ///
-/// `final_posts` are the Post-Frame Updates of the game's final frame; they
-/// are only read when Game End says the game went to time.
+/// slippi-js 6.x (the rules before 9.0) decided time only for two ports,
+/// by percent truncated to an integer, and placed teams on time by the
+/// placements; the difference shows on `v3.15.0_peppi_duplicate_game_end`
+/// (a double KO that 6.x gave to port 1) and on team or three-port games
+/// that went to time.
+///
+/// `final_posts` are the Post-Frame Updates of the game's final frame
+/// ([`FinalPosts`](super::FinalPosts) follows them in a stream); they are
+/// read whatever the end method. At most [`PORTS`] winners are kept.
 #[must_use]
 pub fn winners<'p>(
     start: &GameStart<'_>,
     end: &GameEnd<'_>,
+    final_posts: impl IntoIterator<Item = PostFrame<'p>>,
+) -> Winners {
+    decide_posts(start, &EndFacts::read(end), final_posts)
+}
+
+/// [`winners`] over Game End's facts (none without a Game End).
+fn decide_posts<'p>(
+    start: &GameStart<'_>,
+    end: &EndFacts,
     final_posts: impl IntoIterator<Item = PostFrame<'p>>,
 ) -> Winners {
     let mut players: heapless::Vec<(u8, Option<u8>), PORTS> = heapless::Vec::new();
@@ -79,14 +103,12 @@ pub fn winners<'p>(
         }
     }
     let mut finals: heapless::Vec<FinalPost, FINAL_POSTS> = heapless::Vec::new();
-    if end.method() == Some(GameEnd::TIME) {
-        for post in final_posts {
-            if finals.push(FinalPost::read(&post)).is_err() {
-                break;
-            }
+    for post in final_posts {
+        if finals.push(FinalPost::read(&post)).is_err() {
+            break;
         }
     }
-    decide(&players, start.is_teams(), &EndFacts::read(end), &finals)
+    decide(&players, start.is_teams(), end, &finals)
 }
 
 /// What the rules read of one Post-Frame Update of the final frame.
@@ -107,9 +129,17 @@ impl FinalPost {
             percent: post.percent(),
         }
     }
+
+    fn stocks(&self) -> f64 {
+        f64::from(self.stocks.unwrap_or(0))
+    }
+
+    fn percent(&self) -> f64 {
+        f64::from(self.percent.unwrap_or(0.0))
+    }
 }
 
-/// What the rules read of Game End.
+/// What the rules read of Game End (all `None` without one).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct EndFacts {
     pub(crate) method: Option<u8>,
@@ -125,6 +155,34 @@ impl EndFacts {
             placements: end.placements(),
         }
     }
+}
+
+/// JavaScript's stable `Array.prototype.sort` with a comparator giving a
+/// number (`NaN` counts as equal), over a few items.
+fn js_sort<T, const N: usize>(items: &mut heapless::Vec<T, N>, cmp: impl Fn(&T, &T) -> f64) {
+    for i in 1..items.len() {
+        let mut j = i;
+        while j > 0 {
+            let (Some(a), Some(b)) = (items.get(j.wrapping_sub(1)), items.get(j)) else {
+                break;
+            };
+            if cmp(a, b) > 0.0 {
+                items.swap(j.wrapping_sub(1), j);
+                j = j.wrapping_sub(1);
+            } else {
+                break;
+            }
+        }
+    }
+}
+
+/// slippi-js `sortByPerformance`: more stocks first, then lower percent.
+fn by_performance(a: &&FinalPost, b: &&FinalPost) -> f64 {
+    let stocks = b.stocks() - a.stocks();
+    if stocks != 0.0 {
+        return stocks;
+    }
+    a.percent() - b.percent()
 }
 
 /// The rules of [`winners`] over the facts they read: the settings'
@@ -143,113 +201,175 @@ pub(crate) fn decide(
             position,
         });
     };
-    match end.method {
-        Some(GameEnd::NO_CONTEST | GameEnd::UNRESOLVED) => {
-            if let (Some(lras), 2) = (end.lras_initiator, players.len()) {
-                let other = players
-                    .iter()
-                    .find(|(index, _)| i16::from(*index) != i16::from(lras));
-                if let Some(&(index, _)) = other {
+    if let Some(GameEnd::NO_CONTEST | GameEnd::UNRESOLVED) = end.method {
+        if let (Some(lras), 2) = (end.lras_initiator, players.len()) {
+            let other = players
+                .iter()
+                .find(|(index, _)| i16::from(*index) != i16::from(lras));
+            if let Some(&(index, _)) = other {
+                win(index, 0);
+            }
+        }
+        return won;
+    }
+    let mut active: heapless::Vec<&FinalPost, FINAL_POSTS> = heapless::Vec::new();
+    for post in final_posts.iter().filter(|p| !p.follower) {
+        let _ = active.push(post);
+    }
+    if active.iter().all(|p| p.stocks == Some(0)) {
+        return won;
+    }
+    let teams = is_teams == Some(true);
+    let team_of = |index: u8| {
+        players
+            .iter()
+            .find(|(i, _)| *i == index)
+            .and_then(|(_, team)| *team)
+    };
+    if matches!(end.method, None | Some(GameEnd::TIME)) && active.len() >= 2 {
+        if teams {
+            on_time_teams(players, &active, &mut win);
+        } else {
+            js_sort(&mut active, by_performance);
+            let Some(top) = active.first().copied() else {
+                return won;
+            };
+            // `===`: absent equals absent, NaN equals nothing.
+            let tied = |p: &&FinalPost| {
+                p.stocks == top.stocks
+                    && match (p.percent, top.percent) {
+                        (None, None) => true,
+                        (Some(a), Some(b)) => a == b,
+                        _ => false,
+                    }
+            };
+            let mut best: heapless::Vec<&FinalPost, FINAL_POSTS> = heapless::Vec::new();
+            for p in active.iter().filter(|p| tied(p)) {
+                let _ = best.push(*p);
+            }
+            js_sort(&mut best, |a, b| {
+                f64::from(a.player_index.unwrap_or(0)) - f64::from(b.player_index.unwrap_or(0))
+            });
+            for p in &best {
+                if let Some(index) = p.player_index {
                     win(index, 0);
                 }
             }
         }
-        Some(GameEnd::TIME) if players.len() == 2 => {
-            if let Some(index) = on_time(final_posts) {
-                win(index, 0);
-            }
-        }
-        _ => {
-            let Some(placements) = end.placements else {
-                return won;
-            };
-            let team_of = |index: u8| {
-                players
-                    .iter()
-                    .find(|(i, _)| *i == index)
-                    .and_then(|(_, team)| *team)
-            };
-            let Some(first) = (0u8..).zip(placements).find(|(_, p)| *p == 0) else {
-                return won;
-            };
-            match team_of(first.0) {
-                Some(team) if is_teams == Some(true) => {
-                    for (index, position) in (0u8..).zip(placements) {
-                        if team_of(index) == Some(team) {
-                            win(index, position);
-                        }
-                    }
+        return won;
+    }
+    let Some(placements) = end.placements else {
+        return won;
+    };
+    let Some(first) = (0u8..).zip(placements).find(|(_, p)| *p == 0) else {
+        return won;
+    };
+    match team_of(first.0) {
+        Some(team) if teams => {
+            for (index, position) in (0u8..).zip(placements) {
+                if team_of(index) == Some(team) {
+                    win(index, position);
                 }
-                _ => win(first.0, first.1),
             }
         }
+        _ => win(first.0, first.1),
     }
     won
 }
 
-/// The winner on time of a two-port game: the final frame's two
-/// non-follower updates compared by stocks, then truncated percent.
-fn on_time(final_posts: &[FinalPost]) -> Option<u8> {
-    let mut leaders = final_posts.iter().filter(|p| !p.follower);
-    let (a, b) = (leaders.next()?, leaders.next()?);
-    if leaders.next().is_some() {
-        return None;
+/// slippi-js `getTeamsWinners`: the winning team by summed stocks, then
+/// summed percent; its ports in port order, placed by their own numbers.
+fn on_time_teams(
+    players: &[(u8, Option<u8>)],
+    active: &[&FinalPost],
+    win: &mut impl FnMut(u8, i8),
+) {
+    struct Team<'f> {
+        id: i16,
+        stocks: f64,
+        percent: f64,
+        members: heapless::Vec<&'f FinalPost, FINAL_POSTS>,
     }
-    let stocks = |p: &FinalPost| p.stocks.unwrap_or(0);
-    let percent = |p: &FinalPost| trunc(p.percent.unwrap_or(0.0));
-    let (ia, ib) = (a.player_index?, b.player_index?);
-    if stocks(a) != stocks(b) {
-        return Some(if stocks(a) > stocks(b) { ia } else { ib });
+    let mut teams: heapless::Vec<Team<'_>, FINAL_POSTS> = heapless::Vec::new();
+    for &post in active {
+        let Some(&(_, team)) = players.iter().find(|(i, _)| Some(*i) == post.player_index) else {
+            continue;
+        };
+        let id = team.map_or(-1, i16::from);
+        let at = match teams.iter().position(|t| t.id == id) {
+            Some(at) => at,
+            None => {
+                let team = Team {
+                    id,
+                    stocks: 0.0,
+                    percent: 0.0,
+                    members: heapless::Vec::new(),
+                };
+                if teams.push(team).is_err() {
+                    continue;
+                }
+                teams.len().wrapping_sub(1)
+            }
+        };
+        if let Some(t) = teams.get_mut(at) {
+            t.stocks += post.stocks();
+            t.percent += post.percent();
+            let _ = t.members.push(post);
+        }
     }
-    let (pa, pb) = (percent(a), percent(b));
-    if pa < pb {
-        Some(ia)
-    } else if pb < pa {
-        Some(ib)
-    } else {
-        None
-    }
-}
-
-/// `x` rounded toward zero (NaN and infinities unchanged); `f32::trunc` is
-/// not in `core`.
-fn trunc(x: f32) -> f32 {
-    /// From 2^23 on, every `f32` is an integer.
-    const INTEGRAL: f32 = 8_388_608.0;
-    if x > -INTEGRAL && x < INTEGRAL {
-        #[allow(clippy::cast_possible_truncation, reason = "|x| < 2^23")]
-        let t = x as i32;
-        #[allow(clippy::cast_precision_loss, reason = "|t| < 2^23 is exact")]
-        let t = t as f32;
-        t
-    } else {
-        x
+    js_sort(&mut teams, |a, b| {
+        let stocks = b.stocks - a.stocks;
+        if stocks != 0.0 {
+            stocks
+        } else {
+            a.percent - b.percent
+        }
+    });
+    let Some(best) = teams.first_mut() else {
+        return;
+    };
+    let mut ranked = best.members.clone();
+    js_sort(&mut ranked, by_performance);
+    js_sort(&mut best.members, |a, b| {
+        f64::from(a.player_index.unwrap_or(0)) - f64::from(b.player_index.unwrap_or(0))
+    });
+    for p in &best.members {
+        let Some(index) = p.player_index else {
+            continue;
+        };
+        let rank = ranked
+            .iter()
+            .position(|r| r.player_index == Some(index))
+            .and_then(|r| i8::try_from(r).ok())
+            .unwrap_or(0);
+        win(index, rank);
     }
 }
 
 impl<'a> SlippiView<'a> {
-    /// The winners (see [`winners`]), read as slippi-js reads them: Game
-    /// Start; the Game End that ends the raw array ([`SlippiView::game_end`]),
-    /// none when the file does not end with one; and for a game on time,
-    /// the Post-Frame Updates of one frame found backwards from the Game
-    /// End (and the Frame Bookend before it, when the stream declares
-    /// Frame Bookend).
+    /// The winners (see [`winners`]), read as slippi-js 9.1.2 reads them:
+    /// Game Start; the Game End that ends the raw array
+    /// ([`SlippiView::game_end`]), none when the file does not end with one;
+    /// and the Post-Frame Updates of one frame found backwards from where
+    /// slippi-js looks: before the declared Game End and Frame Bookend
+    /// sizes at the end of the raw array, whether those events are there or
+    /// not (so a file without its Game End usually has no winners).
     #[must_use]
     pub fn winners(&self) -> Winners {
-        let (Ok(start), Some(end)) = (self.game_start(), self.game_end()) else {
+        let Ok(start) = self.game_start() else {
             return Winners::new();
         };
-        let posts = if end.method() == Some(GameEnd::TIME) {
-            self.final_posts(&end)
-        } else {
-            heapless::Vec::new()
-        };
-        winners(&start, &end, posts)
+        let end = self
+            .game_end()
+            .map_or_else(EndFacts::default, |e| EndFacts::read(&e));
+        decide_posts(&start, &end, self.final_posts())
     }
 
-    /// The Post-Frame Updates that directly precede `end` (and its Frame
-    /// Bookend), all of one frame, in stream order.
-    fn final_posts(&self, end: &GameEnd<'a>) -> heapless::Vec<PostFrame<'a>, FINAL_POSTS> {
+    /// The Post-Frame Updates slippi-js's `extractFinalPostFrameUpdates`
+    /// finds: directly before the declared sizes of Game End and Frame
+    /// Bookend at the end of the raw array, all of one frame, in stream
+    /// order.
+    fn final_posts(&self) -> heapless::Vec<PostFrame<'a>, FINAL_POSTS> {
         let mut posts = heapless::Vec::new();
         let Ok(sizes) = self.payload_sizes() else {
             return posts;
@@ -258,11 +378,19 @@ impl<'a> SlippiView<'a> {
         let Some(post_len) = event_len(CMD_POST_FRAME) else {
             return posts;
         };
-        let bookend_len = event_len(CMD_FRAME_BOOKEND).unwrap_or(0);
+        // `size ? size + 1 : 0`: a size of 0 counts as none.
+        let trailer_len = |command| {
+            sizes
+                .get(command)
+                .filter(|&s| s > 0)
+                .map_or(0, |s| usize::from(s).saturating_add(1))
+        };
+        let bookend_len = trailer_len(CMD_FRAME_BOOKEND);
+        let end_len = trailer_len(CMD_GAME_END);
         let raw = self.raw();
         let mut at = raw
             .len()
-            .checked_sub(end.bytes().len())
+            .checked_sub(end_len)
             .and_then(|p| p.checked_sub(bookend_len));
         let mut frame = None;
         while let Some(start) = at.and_then(|p| p.checked_sub(post_len)) {

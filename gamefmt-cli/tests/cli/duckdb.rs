@@ -24,6 +24,7 @@ use std::process::Command;
 use gamefmt::Format;
 use gamefmt::demo::{ChunkKind, DemoView, OwnedBuffers};
 use gamefmt::map::{Layer, MapView, TileData};
+use gamefmt::slippi::stats::SlippiStats;
 use gamefmt::slippi::{Frames, SlippiView};
 use gamefmt::teehistorian::{Message, PlayerState, TeehistorianIter};
 
@@ -123,6 +124,52 @@ fn slippi(bytes: &[u8], t: &mut Totals) -> bool {
         i64::from(start.and_then(|s| s.stage()).unwrap_or(0)),
     );
     add(&mut f, "slippi_games_winners", view.winners().len() as i64);
+    // The stats tables, from the core's stats over the whole file.
+    let Ok(stats) = SlippiStats::from_slice(bytes) else {
+        return false;
+    };
+    for k in stats.stocks() {
+        add(&mut f, "slippi_stocks_rows", 1);
+        add(
+            &mut f,
+            "slippi_stocks_end",
+            i64::from(k.end_frame.unwrap_or(0)),
+        );
+    }
+    for (rows, list) in [
+        ("slippi_conversions_rows", stats.conversions()),
+        ("slippi_combos_rows", stats.combos()),
+    ] {
+        for p in list.iter() {
+            add(&mut f, rows, 1);
+            for m in list.moves(p) {
+                add(&mut f, "slippi_moves_rows", 1);
+                add(&mut f, "slippi_moves_hits", i64::from(m.hit_count));
+            }
+        }
+    }
+    for a in stats.action_counts() {
+        add(&mut f, "slippi_actions_rows", 1);
+        add(
+            &mut f,
+            "slippi_actions_wavedash",
+            i64::from(a.wavedash_count),
+        );
+        add(
+            &mut f,
+            "slippi_actions_lcancel",
+            i64::from(a.l_cancel_count.success),
+        );
+    }
+    for o in &stats.overall() {
+        add(&mut f, "slippi_overall_rows", 1);
+        add(&mut f, "slippi_overall_kills", i64::from(o.kill_count));
+        add(
+            &mut f,
+            "slippi_overall_conversions",
+            i64::from(o.conversion_count),
+        );
+    }
     for (k, v) in f {
         add(t, k, v);
     }
@@ -255,6 +302,32 @@ const QUERIES: &[(&str, &str, &str)] = &[
         "count(*) AS slippi_games_rows, sum(coalesce(stage, 0)) AS slippi_games_stage, sum(len(winner_ports)) AS slippi_games_winners",
     ),
     (
+        "slippi",
+        "stocks",
+        "count(*) AS slippi_stocks_rows, sum(coalesce(end_frame, 0)) AS slippi_stocks_end",
+    ),
+    (
+        "slippi",
+        "conversions",
+        "count(*) AS slippi_conversions_rows",
+    ),
+    ("slippi", "combos", "count(*) AS slippi_combos_rows"),
+    (
+        "slippi",
+        "moves",
+        "count(*) AS slippi_moves_rows, sum(hit_count) AS slippi_moves_hits",
+    ),
+    (
+        "slippi",
+        "action_counts",
+        "count(*) AS slippi_actions_rows, sum(wavedash_count) AS slippi_actions_wavedash, sum(l_cancel_count_success) AS slippi_actions_lcancel",
+    ),
+    (
+        "slippi",
+        "overall",
+        "count(*) AS slippi_overall_rows, sum(kill_count) AS slippi_overall_kills, sum(conversion_count) AS slippi_overall_conversions",
+    ),
+    (
         "teehistorian",
         "inputs",
         "count(*) AS th_inputs_rows, sum(direction) AS th_inputs_direction, sum(target_x) AS th_inputs_target_x",
@@ -349,10 +422,22 @@ fn exported_corpus_read_by_duckdb_matches_the_library() {
     for d in &dirs {
         walk(d, &mut files);
     }
+    // Per port: (games, kills), what the README's query over `overall` sums.
+    let mut ports: BTreeMap<i64, (i64, i64)> = BTreeMap::new();
     for path in &files {
         let bytes = std::fs::read(path).unwrap();
         let ok = match Format::detect(&bytes) {
-            Some(Format::Slippi) => slippi(&bytes, &mut expected),
+            Some(Format::Slippi) => {
+                let ok = slippi(&bytes, &mut expected);
+                if ok {
+                    for o in &SlippiStats::from_slice(&bytes).unwrap().overall() {
+                        let e = ports.entry(i64::from(o.player_index) + 1).or_default();
+                        e.0 += 1;
+                        e.1 += i64::from(o.kill_count);
+                    }
+                }
+                ok
+            }
             Some(Format::Teehistorian) => teehistorian(&bytes, &mut expected),
             Some(Format::Demo) => demo(&bytes, &mut expected),
             Some(Format::Datafile) => map(&bytes, &mut expected),
@@ -377,4 +462,36 @@ fn exported_corpus_read_by_duckdb_matches_the_library() {
         assert_eq!(got.get(key), Some(want), "{key}");
     }
     assert!(expected.len() >= 20, "{expected:?}");
+    // The README's DuckDB query over the `overall` table, as printed there.
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md"))
+            .unwrap();
+    let query = readme
+        .split("<!-- stats-overall-query -->")
+        .nth(1)
+        .and_then(|q| q.split("```sql").nth(1))
+        .and_then(|q| q.split("```").next())
+        .expect("README: the stats query");
+    let query = query.replace("'out/", &format!("'{}/", out.display()));
+    let script = format!(
+        "import duckdb, json\nr = duckdb.connect().sql(\"\"\"{query}\"\"\")\nprint(json.dumps([[None if v is None else float(v) for v in row] for row in r.fetchall()]))\n"
+    );
+    let output = Command::new(&python)
+        .arg("-c")
+        .arg(&script)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let rows: Vec<Vec<Option<f64>>> = serde_json::from_slice(&output.stdout).unwrap();
+    let int = |v: Option<f64>| v.unwrap() as i64;
+    let got: BTreeMap<i64, (i64, i64)> = rows
+        .iter()
+        .map(|r| (int(r[0]), (int(r[1]), int(r[2]))))
+        .collect();
+    eprintln!("README query over overall: {rows:?}");
+    assert_eq!(got, ports);
 }

@@ -19,5 +19,6 @@ mod slippi;
 mod slippi_build;
 #[path = "../../../tests/common/slippi_expected.rs"]
 mod slippi_expected;
+mod stats;
 mod teehistorian;
 mod watch;

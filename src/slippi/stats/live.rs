@@ -99,7 +99,9 @@ pub struct GameEndEvent {
     /// `lras_initiator` port, `null` for none).
     pub lras_initiator: Option<i8>,
     /// The winners ([`winners`](crate::slippi::winners)'s rules, read
-    /// from the settings, this Game End and the game's latest frame).
+    /// from the settings, this Game End and the Post-Frame Updates directly
+    /// before it, as slippi-js's `getWinners()` reads a file that ends
+    /// here).
     pub winners: Winners,
 }
 

@@ -76,6 +76,8 @@ mod common;
 mod inputs;
 pub mod live;
 mod punish;
+#[cfg(feature = "serde")]
+pub mod slippi_js;
 mod stadium;
 mod stocks;
 
@@ -85,6 +87,8 @@ pub use actions::{
 pub use inputs::InputCounts;
 pub use live::{GameEndEvent, PunishEvent, StatsEvent, StockEvent};
 pub use punish::{MAX_MOVES, MAX_PUNISHES, Move, OpeningType, Punish, Punishes};
+#[cfg(feature = "serde")]
+pub use slippi_js::{SlippiJsStadium, SlippiJsStats};
 pub use stadium::{DistanceUnits, HomeRun, TargetBreak, home_run_distance};
 pub use stocks::{MAX_STOCKS, Stock};
 
@@ -488,6 +492,46 @@ pub struct SlippiStats {
     stage: FinalizedFrames<StatsFrame>,
     computers: Computers,
     has_start: bool,
+    tail: Tail,
+}
+
+/// What directly precedes the next event, as slippi-js finds the final
+/// frame's Post-Frame Updates reading backwards from the Game End
+/// ([`FinalPosts`](crate::slippi::FinalPosts) does the same on a stream).
+#[derive(Clone, Copy, Debug, Default)]
+struct Tail {
+    /// The frame of the Post-Frame Updates just seen, if any.
+    posts: Option<i32>,
+    /// A Frame Bookend followed them.
+    bookend: bool,
+    /// The Event Payloads declare Frame Bookend.
+    bookends: bool,
+}
+
+impl Tail {
+    /// Follows `event`; at a Game End, the frame whose updates precede it.
+    fn observe(&mut self, event: &Event<'_>) -> Option<i32> {
+        let mut at_end = None;
+        match event {
+            Event::PostFrame(p) => {
+                self.bookend = false;
+                self.posts = p.frame();
+                return None;
+            }
+            Event::FrameBookend(_) if !self.bookend => {
+                self.bookend = true;
+                return None;
+            }
+            Event::GameEnd(_) if self.bookend == self.bookends => at_end = self.posts,
+            Event::EventPayloads(p) => {
+                self.bookends = p.entries().any(|(c, _)| c == super::CMD_FRAME_BOOKEND);
+            }
+            _ => {}
+        }
+        self.posts = None;
+        self.bookend = false;
+        at_end
+    }
 }
 
 impl Default for SlippiStats {
@@ -504,6 +548,7 @@ impl SlippiStats {
             stage: FinalizedFrames::with_records(),
             computers: Computers::new(),
             has_start: false,
+            tail: Tail::default(),
         }
     }
 
@@ -531,6 +576,7 @@ impl SlippiStats {
     /// Takes the next event of the game and hands `on_event` every live
     /// [`StatsEvent`] it caused, in order (see [`live`]).
     pub fn push_with(&mut self, event: &Event<'_>, mut on_event: impl FnMut(&StatsEvent)) {
+        let final_frame = self.tail.observe(event);
         if let Event::GameStart(start) = event {
             self.has_start = true;
             self.computers.settings(start);
@@ -547,22 +593,23 @@ impl SlippiStats {
                 frame: self.last_frame(),
                 method: end.method(),
                 lras_initiator: end.lras_initiator(),
-                winners: self.winners_at_end(&EndFacts::read(end)),
+                winners: self.winners_at_end(&EndFacts::read(end), final_frame),
             };
             on_event(&StatsEvent::GameEnd(end));
         }
     }
 
     /// The winners by [`winners`](crate::slippi::winners)'s rules, read
-    /// from the settings, `end` and the latest frame.
-    fn winners_at_end(&self, end: &EndFacts) -> crate::slippi::Winners {
+    /// from the settings, `end` and the frame whose Post-Frame Updates
+    /// directly precede it (none: no updates, as slippi-js finds none).
+    fn winners_at_end(&self, end: &EndFacts, final_frame: Option<i32>) -> crate::slippi::Winners {
         let c = &self.computers;
         let mut players: heapless::Vec<(u8, Option<u8>), 4> = heapless::Vec::new();
         for p in &c.players {
             let _ = players.push((p.player_index, p.team_id));
         }
         let mut finals: heapless::Vec<FinalPost, 4> = heapless::Vec::new();
-        if let Some(frame) = self.stage.latest_frame().and_then(|n| self.stage.frame(n)) {
+        if let Some(frame) = final_frame.and_then(|n| self.stage.frame(n)) {
             for (i, f) in (0u8..).zip(&frame.players) {
                 if let Some(post) = &f.post {
                     #[allow(

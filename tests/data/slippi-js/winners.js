@@ -12,7 +12,14 @@
 "use strict";
 const fs = require("fs");
 const path = require("path");
-const { SlippiGame, stages, characters } = require("@slippi/slippi-js");
+const { stages, characters } = require("@slippi/slippi-js");
+// From 9.0 on, reading files by path is in the node entry point.
+let SlippiGame;
+try {
+  ({ SlippiGame } = require("@slippi/slippi-js/node"));
+} catch (e) {
+  ({ SlippiGame } = require("@slippi/slippi-js"));
+}
 const version = require("@slippi/slippi-js/package.json").version;
 
 const dir = process.argv[2];
