@@ -634,3 +634,46 @@ fn corpus_stats_from_chunks_and_prefixes() {
         files.len()
     );
 }
+
+/// `SlippiStats::slippi_js()` and `slippi_js_stadium()` serialize exactly
+/// as slippi-js 9.1.2's `getStats()` and `getStadiumStats()` under
+/// `JSON.stringify`: equal to the committed oracle as parsed JSON (absent
+/// members absent, `null`s where slippi-js has `NaN`), and as text.
+#[cfg(feature = "serde")]
+#[test]
+fn corpus_slippi_js_json_equals_slippi_js() {
+    let Some(files) = common::corpus_files("slippi_stats", "slippi", ".slp") else {
+        return;
+    };
+    let oracle = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/peers/slippi-js/stats");
+    let (mut equal, mut text_equal, mut threw) = (0, 0, 0);
+    for (name, bytes) in &files {
+        let text = std::fs::read_to_string(oracle.join(format!("{name}.json"))).unwrap();
+        let theirs: Value = serde_json::from_str(&text).unwrap();
+        if theirs.get("error").is_some() {
+            threw += 1;
+            continue;
+        }
+        let s = ours(bytes);
+        let stats = serde_json::to_value(s.slippi_js()).unwrap();
+        let stadium = serde_json::to_value(s.slippi_js_stadium()).unwrap();
+        assert_eq!(stats, theirs["stats"], "{name}: getStats()");
+        assert_eq!(stadium, theirs["stadium"], "{name}: getStadiumStats()");
+        equal += 1;
+        let ours_text = format!(
+            "{{\"slippi_js\":\"9.1.2\",\"stats\":{},\"stadium\":{}}}\n",
+            serde_json::to_string(&s.slippi_js()).unwrap(),
+            serde_json::to_string(&s.slippi_js_stadium()).unwrap()
+        );
+        if ours_text == text {
+            text_equal += 1;
+        } else {
+            eprintln!("{name}: same values, different text");
+        }
+    }
+    eprintln!(
+        "slippi-js JSON: {equal} of {} files equal as values, {text_equal} as text; {threw} where slippi-js throws",
+        files.len()
+    );
+    assert_eq!(text_equal, equal);
+}

@@ -70,6 +70,8 @@ mod actions;
 mod common;
 mod inputs;
 mod punish;
+#[cfg(feature = "serde")]
+pub mod slippi_js;
 mod stadium;
 mod stocks;
 
@@ -78,6 +80,8 @@ pub use actions::{
 };
 pub use inputs::InputCounts;
 pub use punish::{MAX_MOVES, MAX_PUNISHES, Move, OpeningType, Punish, Punishes};
+#[cfg(feature = "serde")]
+pub use slippi_js::{SlippiJsStadium, SlippiJsStats};
 pub use stadium::{DistanceUnits, HomeRun, TargetBreak, home_run_distance};
 pub use stocks::{MAX_STOCKS, Stock};
 
