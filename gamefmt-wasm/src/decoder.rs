@@ -13,7 +13,7 @@ enum Inner {
     /// Waiting for enough bytes to tell the format.
     Unknown,
     #[cfg(feature = "slippi")]
-    Slippi(gamefmt::slippi::Decoder),
+    Slippi(Box<gamefmt::slippi::Decoder>),
     #[cfg(feature = "teeworlds")]
     Teehistorian(
         gamefmt::teehistorian::Decoder,
@@ -100,7 +100,7 @@ impl Decoder {
         let end = match &self.inner {
             Inner::Unknown => End::Truncated { offset: 0 },
             #[cfg(feature = "slippi")]
-            Inner::Slippi(d) => gamefmt::stream::Decoder::end(d, self.buf.len()),
+            Inner::Slippi(d) => gamefmt::stream::Decoder::end(&**d, self.buf.len()),
             #[cfg(feature = "teeworlds")]
             Inner::Teehistorian(d, ..) => gamefmt::stream::Decoder::end(d, self.buf.len()),
         };
@@ -117,7 +117,7 @@ impl Decoder {
             }
             self.inner = match Format::detect(&self.buf) {
                 #[cfg(feature = "slippi")]
-                Some(Format::Slippi) => Inner::Slippi(gamefmt::slippi::Decoder::new()),
+                Some(Format::Slippi) => Inner::Slippi(Box::new(gamefmt::slippi::Decoder::new())),
                 #[cfg(feature = "teeworlds")]
                 Some(Format::Teehistorian) => Inner::Teehistorian(
                     gamefmt::teehistorian::Decoder::new(),

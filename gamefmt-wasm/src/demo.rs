@@ -268,16 +268,15 @@ impl DemoFile {
         let protocol = self.protocol();
         let mut last = Vec::new();
         self.walk(&mut |chunk, _, rec, _| {
-            if matches!(
+            let snapshot = matches!(
                 chunk,
                 Chunk::Data {
                     kind: ChunkKind::Snapshot | ChunkKind::Delta,
                     ..
                 }
-            ) {
-                if let Some(snap) = rec.snapshot() {
-                    last = players(protocol, &snap);
-                }
+            );
+            if let Some(snap) = rec.snapshot().filter(|_| snapshot) {
+                last = players(protocol, &snap);
             }
             Ok(true)
         })?;

@@ -293,7 +293,7 @@ impl MapFile {
                 let rgba = match img.format() {
                     ImageFormat::Rgb => {
                         let mut out = Vec::new();
-                        out.try_reserve_exact(pixels.len() / 3 * 4)
+                        out.try_reserve_exact(pixels.len().saturating_add(pixels.len() / 3))
                             .map_err(|_| js::error("out_of_memory", "image too large", 0))?;
                         for px in pixels.chunks_exact(3) {
                             out.extend_from_slice(px);

@@ -234,14 +234,14 @@ impl SlippiFile {
         let (mut lo, mut hi, mut posts) = (i32::MAX, i32::MIN, 0usize);
         let mut ports = [false; 4];
         walk(&self.bytes, |_, item, d| {
-            if let Item::Event(Event::PostFrame(p)) = item {
-                if let (Some(f), Some(index)) = (p.frame(), p.player_index()) {
-                    lo = lo.min(f);
-                    hi = hi.max(f);
-                    posts = posts.saturating_add(1);
-                    if let Some(slot) = ports.get_mut(usize::from(index)) {
-                        *slot = true;
-                    }
+            if let Item::Event(Event::PostFrame(p)) = item
+                && let (Some(f), Some(index)) = (p.frame(), p.player_index())
+            {
+                lo = lo.min(f);
+                hi = hi.max(f);
+                posts = posts.saturating_add(1);
+                if let Some(slot) = ports.get_mut(usize::from(index)) {
+                    *slot = true;
                 }
             }
             Ok(d.in_raw())
@@ -275,29 +275,29 @@ impl SlippiFile {
                 let at = usize::try_from(i64::from(frame).saturating_sub(i64::from(cols.first)))
                     .unwrap_or(usize::MAX);
                 let port = usize::from(index);
-                if port < 4 {
-                    if let (Some(a), Some(f), Some(s), Some(pr)) = (
+                if port < 4
+                    && let (Some(a), Some(f), Some(s), Some(pr)) = (
                         action.get_mut(at).and_then(|r| r.get_mut(port)),
                         f32s.get_mut(at),
                         stocks.get_mut(at).and_then(|r| r.get_mut(port)),
                         present.get_mut(at).and_then(|r| r.get_mut(port)),
-                    ) {
-                        *a = p.action_state().unwrap_or(0);
-                        let values = [
-                            p.position_x(),
-                            p.position_y(),
-                            p.facing_direction(),
-                            p.percent(),
-                            p.shield_size(),
-                        ];
-                        for (col, v) in f.iter_mut().zip(values) {
-                            if let Some(c) = col.get_mut(port) {
-                                *c = v.unwrap_or(f32::NAN);
-                            }
+                    )
+                {
+                    *a = p.action_state().unwrap_or(0);
+                    let values = [
+                        p.position_x(),
+                        p.position_y(),
+                        p.facing_direction(),
+                        p.percent(),
+                        p.shield_size(),
+                    ];
+                    for (col, v) in f.iter_mut().zip(values) {
+                        if let Some(c) = col.get_mut(port) {
+                            *c = v.unwrap_or(f32::NAN);
                         }
-                        *s = p.stocks_remaining().unwrap_or(0);
-                        *pr = 1;
                     }
+                    *s = p.stocks_remaining().unwrap_or(0);
+                    *pr = 1;
                 }
             }
             Ok(d.in_raw())

@@ -127,10 +127,12 @@ impl TeehistorianFile {
         for r in self.iter()? {
             let r = r.map_err(decode_error)?;
             clients.apply(&r.message);
-            if let Some(cid) = r.message.client_id() {
-                if let Some(name) = clients.name(cid) {
-                    seen.insert(cid, name);
-                }
+            if let Some((cid, name)) = r
+                .message
+                .client_id()
+                .and_then(|cid| Some((cid, clients.name(cid)?)))
+            {
+                seen.insert(cid, name);
             }
         }
         Ok(crate::js::array(seen.into_iter().map(|(cid, name)| {
