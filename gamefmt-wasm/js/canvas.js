@@ -50,7 +50,9 @@ export function drawMap(scene, canvas, { maxSize = 4096 } = {}) {
     c.getContext('2d').putImageData(new ImageData(img.rgba, img.width, img.height), 0, 0);
     return c;
   });
-  for (const layer of scene.layers) {
+  // The game layer last, over the design layers.
+  const ordered = [...scene.layers.filter((l) => !l.game), ...scene.layers.filter((l) => l.game)];
+  for (const layer of ordered) {
     const { width, height, data, element_size: size } = layer;
     if (layer.kind === 'game' || layer.game) {
       for (let y = 0; y < height; y++) {
@@ -77,7 +79,8 @@ export function drawMap(scene, canvas, { maxSize = 4096 } = {}) {
           const sh = atlas.height / 16;
           ctx.drawImage(atlas, (id % 16) * sw, Math.floor(id / 16) * sh, sw, sh, x * ts, y * ts, ts, ts);
         } else {
-          ctx.fillStyle = `rgb(${r},${g},${b})`;
+          // An external image (not in the file): the layer's colour, darkened.
+          ctx.fillStyle = `rgb(${r * 0.45},${g * 0.5},${b * 0.4})`;
           ctx.fillRect(x * ts, y * ts, ts, ts);
         }
       }
