@@ -58,9 +58,13 @@ export class SlippiGame {
     const e = this.file.gameEnd();
     if (!e) return undefined;
     const placements = e.placements ?? [];
+    // Fields by the replay's version, as slippi-js reads them (absent in
+    // the payload: undefined): LRAS initiator from 2.0.0.
+    const [major] = String(this.file.gameStart()?.version ?? '0').split('.').map(Number);
+    const lras = major >= 2 ? (e.lras_initiator === null ? -1 : e.lras_initiator - 1) : undefined;
     return {
       gameEndMethod: nullToUndefined(e.method),
-      lrasInitiatorIndex: e.lras_initiator === null ? -1 : e.lras_initiator - 1,
+      lrasInitiatorIndex: lras,
       placements: [0, 1, 2, 3].map((playerIndex) => ({ playerIndex, position: placements[playerIndex] ?? undefined })),
     };
   }
