@@ -43,6 +43,7 @@ function compare(what, ours, theirs, theirName) {
   const a = time(ours);
   const b = time(theirs);
   rows.push({ what, gamefmt_ms: a.toFixed(0), [theirName]: b.toFixed(0), ratio: `${(b / a).toFixed(1)}x` });
+  console.log(JSON.stringify(rows.at(-1)));
 }
 
 const sjs = (b) => new SlippiGame(b);
@@ -60,7 +61,7 @@ if (facade) compare('stats: facade getStats() vs slippi-js getStats()',
 const cli = [join(root, 'target', 'release', 'gamefmt'), join(root, 'target', 'debug', 'gamefmt')].find(existsSync);
 if (cli) {
   const t = performance.now();
-  spawnSync(cli, ['dump', '-j', '1', ...files], { maxBuffer: 1 << 31 });
+  spawnSync(cli, ['dump', '-j', '1', ...files], { maxBuffer: 2 ** 31 });
   const cliMs = performance.now() - t;
   const ours = time((b) => open(b).events());
   rows.push({ what: 'all events: package events() vs CLI `gamefmt dump -j 1`', gamefmt_ms: ours.toFixed(0), cli_ms: cliMs.toFixed(0), ratio: `${(cliMs / ours).toFixed(2)}x` });
