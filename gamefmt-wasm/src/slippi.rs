@@ -1,0 +1,349 @@
+//! Slippi replays: `SlippiFile`, its events, Game Start, metadata,
+//! winners, stats and frames as typed-array columns.
+
+use gamefmt::slippi::ubjson::{self, Value};
+use gamefmt::slippi::{Decoder, Event, Item, SlippiStats, SlippiView};
+use gamefmt::stream::{Decoded, End};
+use js_sys::{Float32Array, Int32Array, Uint8Array, Uint16Array};
+use wasm_bindgen::prelude::*;
+
+use crate::js::{self, Obj, array, decode_error};
+
+/// A Slippi `.slp` replay, held in the module's memory.
+#[wasm_bindgen]
+pub struct SlippiFile {
+    bytes: Vec<u8>,
+}
+
+/// Walks the stream: `each` sees every record with its file offset.
+/// Returns how the stream ended; the first error is thrown.
+fn walk<'a>(
+    bytes: &'a [u8],
+    mut each: impl FnMut(usize, Item<'a>, &Decoder) -> Result<bool, JsValue>,
+) -> Result<End, JsValue> {
+    let mut decoder = Decoder::new();
+    let mut rest = bytes;
+    loop {
+        let at = decoder.offset();
+        match decoder.decode(rest).map_err(decode_error)? {
+            Decoded::Record { record, consumed } => {
+                rest = rest.get(consumed..).unwrap_or_default();
+                if !each(at, record, &decoder)? {
+                    return Ok(decoder.end(rest.len()));
+                }
+            }
+            Decoded::NeedMore { .. } | Decoded::Done { .. } => {
+                return Ok(decoder.end(rest.len()));
+            }
+        }
+    }
+}
+
+/// One event as `gamefmt dump` prints it: `offset` and the core's
+/// serialized event (`kind`, `code`, fields).
+pub fn event(offset: usize, e: &Event<'_>) -> Result<JsValue, JsValue> {
+    let o = Obj::from_ser(e)?;
+    o.set("offset", offset as f64);
+    Ok(o.done())
+}
+
+/// A UBJSON value as JavaScript (objects as plain objects).
+fn ubjson_value(v: Value<'_>) -> Result<JsValue, JsValue> {
+    Ok(match v {
+        Value::Null => JsValue::NULL,
+        Value::Bool(b) => b.into(),
+        Value::Int(i) => (i as f64).into(),
+        Value::Float(f) => f.into(),
+        Value::Char(c) => char::from(c).to_string().into(),
+        Value::Str(s) | Value::HighPrecision(s) => String::from_utf8_lossy(s).as_ref().into(),
+        Value::Array(c) => {
+            let out = js_sys::Array::new();
+            for entry in c.entries() {
+                let (_, v) = entry.map_err(decode_error)?;
+                out.push(&ubjson_value(v)?);
+            }
+            out.into()
+        }
+        Value::Object(c) => {
+            let o = Obj::new();
+            for entry in c.entries() {
+                let (k, v) = entry.map_err(decode_error)?;
+                o.set(&String::from_utf8_lossy(k), ubjson_value(v)?);
+            }
+            o.done()
+        }
+    })
+}
+
+impl SlippiFile {
+    /// Every event through the stats, finished.
+    fn finished_stats(&self) -> Result<Box<SlippiStats>, JsValue> {
+        let mut stats = Box::new(SlippiStats::new());
+        walk(&self.bytes, |_, item, d| {
+            if let Item::Event(e) = item {
+                stats.push(&e);
+            }
+            Ok(d.in_raw())
+        })?;
+        stats.finish();
+        Ok(stats)
+    }
+
+    /// Keeps the bytes (decoding happens per call).
+    pub fn new(bytes: &[u8]) -> Result<Self, JsValue> {
+        Ok(Self {
+            bytes: bytes.to_vec(),
+        })
+    }
+}
+
+/// Frame columns: one slot per frame from the first to the last.
+struct Columns {
+    first: i32,
+    len: usize,
+}
+
+#[wasm_bindgen]
+impl SlippiFile {
+    /// `"slippi"`.
+    #[wasm_bindgen(getter)]
+    pub fn format(&self) -> String {
+        "slippi".into()
+    }
+
+    /// Every event of the raw array, in file order, as `gamefmt dump`
+    /// prints them (`offset`, `kind`, `code`, fields; `port` 1-based). A
+    /// file cut inside an event ends after the last whole one (see
+    /// `end()`); damage throws.
+    pub fn events(&self) -> Result<JsValue, JsValue> {
+        let out = js_sys::Array::new();
+        walk(&self.bytes, |at, item, decoder| {
+            if let Item::Event(e) = item {
+                out.push(&event(at, &e)?);
+            }
+            Ok(decoder.in_raw())
+        })?;
+        Ok(out.into())
+    }
+
+    /// How the event stream ended: `{kind, offset, error}` (`complete`,
+    /// `eof`, `truncated`, `damaged`).
+    pub fn end(&self) -> Result<JsValue, JsValue> {
+        let mut decoder = Decoder::new();
+        let mut rest: &[u8] = &self.bytes;
+        loop {
+            match decoder.decode(rest) {
+                Ok(Decoded::Record { consumed, .. }) if decoder.in_raw() => {
+                    rest = rest.get(consumed..).unwrap_or_default();
+                }
+                Ok(Decoded::Record { consumed, .. }) => {
+                    rest = rest.get(consumed..).unwrap_or_default();
+                    return js::ser(&decoder.end(rest.len()));
+                }
+                _ => return js::ser(&decoder.end(rest.len())),
+            }
+        }
+    }
+
+    /// Game Start (the settings) as the core serializes it.
+    #[wasm_bindgen(js_name = gameStart)]
+    pub fn game_start(&self) -> Result<JsValue, JsValue> {
+        let mut found = JsValue::NULL;
+        walk(&self.bytes, |_, item, _| {
+            if let Item::Event(e @ Event::GameStart(_)) = item {
+                found = js::ser(&e)?;
+                return Ok(false);
+            }
+            Ok(true)
+        })?;
+        Ok(found)
+    }
+
+    /// Game End as the core serializes it, or `null`.
+    #[wasm_bindgen(js_name = gameEnd)]
+    pub fn game_end(&self) -> Result<JsValue, JsValue> {
+        let mut found = JsValue::NULL;
+        walk(&self.bytes, |_, item, d| {
+            if let Item::Event(e @ Event::GameEnd(_)) = item {
+                found = js::ser(&e)?;
+            }
+            Ok(d.in_raw())
+        })?;
+        Ok(found)
+    }
+
+    /// The metadata element as a plain object, or `null` when the file has
+    /// none.
+    pub fn metadata(&self) -> Result<JsValue, JsValue> {
+        let mut found = JsValue::NULL;
+        walk(&self.bytes, |_, item, _| {
+            if let Item::Metadata(m) = item {
+                let (v, _) = ubjson::parse_value(m).map_err(decode_error)?;
+                found = ubjson_value(v)?;
+                return Ok(false);
+            }
+            Ok(true)
+        })?;
+        Ok(found)
+    }
+
+    /// The winners as slippi-js tells them: `[{port, position}]` (ports
+    /// 1-based), empty when nobody won.
+    pub fn winners(&self) -> Result<JsValue, JsValue> {
+        let view = SlippiView::parse(&self.bytes).map_err(decode_error)?;
+        Ok(array(view.winners().iter().map(|w| {
+            Obj::new()
+                .set("port", f64::from(w.player_index.saturating_add(1)))
+                .set("position", f64::from(w.position))
+                .done()
+        })))
+    }
+
+    /// The stats (the core's `SlippiStats`, slippi-js's computers), as the
+    /// one vocabulary names them.
+    pub fn stats(&self) -> Result<JsValue, JsValue> {
+        js::ser(&*self.finished_stats()?)
+    }
+
+    /// The stats exactly as slippi-js 9.1.2's `getStats()` gives them
+    /// (camelCase, its shapes; the core's `SlippiStats::slippi_js`), or
+    /// `null` where it gives `undefined`.
+    #[wasm_bindgen(js_name = slippiJsStats)]
+    pub fn slippi_js_stats(&self) -> Result<JsValue, JsValue> {
+        let stats = self.finished_stats()?;
+        js::ser(&stats.slippi_js())
+    }
+
+    /// `getStadiumStats()` of slippi-js 9.1.2, or `null` where it gives
+    /// `undefined`.
+    #[wasm_bindgen(js_name = slippiJsStadiumStats)]
+    pub fn slippi_js_stadium_stats(&self) -> Result<JsValue, JsValue> {
+        let stats = self.finished_stats()?;
+        js::ser(&stats.slippi_js_stadium())
+    }
+
+    /// The frames as typed-array columns, one slot per frame from the first
+    /// to the last (the latest Post-Frame Update of a frame wins, as after
+    /// a rollback): `{first_frame, frame: Int32Array, ports: {1: {...},
+    /// ...}}`, each port's leader with `action_state` (Uint16Array),
+    /// `position_x`, `position_y`, `facing_direction`, `percent`,
+    /// `shield_size` (Float32Array), `stocks_remaining` (Uint8Array) and
+    /// `present` (Uint8Array, 1 where the frame has an update).
+    pub fn frames(&self) -> Result<JsValue, JsValue> {
+        // First pass: the frame range and how many updates there are.
+        let (mut lo, mut hi, mut posts) = (i32::MAX, i32::MIN, 0usize);
+        let mut ports = [false; 4];
+        walk(&self.bytes, |_, item, d| {
+            if let Item::Event(Event::PostFrame(p)) = item
+                && let (Some(f), Some(index)) = (p.frame(), p.player_index())
+            {
+                lo = lo.min(f);
+                hi = hi.max(f);
+                posts = posts.saturating_add(1);
+                if let Some(slot) = ports.get_mut(usize::from(index)) {
+                    *slot = true;
+                }
+            }
+            Ok(d.in_raw())
+        })?;
+        let cols = if posts == 0 {
+            Columns { first: 0, len: 0 }
+        } else {
+            let span = usize::try_from(i64::from(hi).saturating_sub(i64::from(lo))).unwrap_or(0);
+            // A real replay has an update per frame; a wider span is a
+            // damaged frame number, not a reason to allocate.
+            if span >= posts.saturating_mul(2).saturating_add(1024) {
+                return Err(js::error("corrupt", "frame numbers out of range", 0));
+            }
+            Columns {
+                first: lo,
+                len: span.saturating_add(1),
+            }
+        };
+        let n = cols.len;
+        let mut action = vec![[0u16; 4]; n];
+        let mut f32s = vec![[[0f32; 4]; 5]; n];
+        let mut stocks = vec![[0u8; 4]; n];
+        let mut present = vec![[0u8; 4]; n];
+        walk(&self.bytes, |_, item, d| {
+            if let Item::Event(Event::PostFrame(p)) = item {
+                let (Some(false), Some(frame), Some(index)) =
+                    (p.is_follower(), p.frame(), p.player_index())
+                else {
+                    return Ok(d.in_raw());
+                };
+                let at = usize::try_from(i64::from(frame).saturating_sub(i64::from(cols.first)))
+                    .unwrap_or(usize::MAX);
+                let port = usize::from(index);
+                if port < 4
+                    && let (Some(a), Some(f), Some(s), Some(pr)) = (
+                        action.get_mut(at).and_then(|r| r.get_mut(port)),
+                        f32s.get_mut(at),
+                        stocks.get_mut(at).and_then(|r| r.get_mut(port)),
+                        present.get_mut(at).and_then(|r| r.get_mut(port)),
+                    )
+                {
+                    *a = p.action_state().unwrap_or(0);
+                    let values = [
+                        p.position_x(),
+                        p.position_y(),
+                        p.facing_direction(),
+                        p.percent(),
+                        p.shield_size(),
+                    ];
+                    for (col, v) in f.iter_mut().zip(values) {
+                        if let Some(c) = col.get_mut(port) {
+                            *c = v.unwrap_or(f32::NAN);
+                        }
+                    }
+                    *s = p.stocks_remaining().unwrap_or(0);
+                    *pr = 1;
+                }
+            }
+            Ok(d.in_raw())
+        })?;
+        let frame: Vec<i32> = (0..n)
+            .map(|i| {
+                cols.first
+                    .saturating_add(i32::try_from(i).unwrap_or(i32::MAX))
+            })
+            .collect();
+        let out_ports = Obj::new();
+        for (port, _) in ports.iter().enumerate().filter(|(_, used)| **used) {
+            let col_u16: Vec<u16> = action
+                .iter()
+                .map(|r| r.get(port).copied().unwrap_or(0))
+                .collect();
+            let col_u8 = |v: &Vec<[u8; 4]>| -> Vec<u8> {
+                v.iter()
+                    .map(|r| r.get(port).copied().unwrap_or(0))
+                    .collect()
+            };
+            let col_f32 = |k: usize| -> Float32Array {
+                let v: Vec<f32> = f32s
+                    .iter()
+                    .map(|r| r.get(k).and_then(|c| c.get(port)).copied().unwrap_or(0.0))
+                    .collect();
+                Float32Array::from(v.as_slice())
+            };
+            let o = Obj::new();
+            o.set("action_state", Uint16Array::from(col_u16.as_slice()))
+                .set("position_x", col_f32(0))
+                .set("position_y", col_f32(1))
+                .set("facing_direction", col_f32(2))
+                .set("percent", col_f32(3))
+                .set("shield_size", col_f32(4))
+                .set(
+                    "stocks_remaining",
+                    Uint8Array::from(col_u8(&stocks).as_slice()),
+                )
+                .set("present", Uint8Array::from(col_u8(&present).as_slice()));
+            out_ports.set(&port.saturating_add(1).to_string(), o.done());
+        }
+        Ok(Obj::new()
+            .set("first_frame", cols.first)
+            .set("frame", Int32Array::from(frame.as_slice()))
+            .set("ports", out_ports.done())
+            .done())
+    }
+}
