@@ -22,12 +22,9 @@ try {
 const skip = !corpus || !slippiJs;
 if (!corpus) console.log('SKIPPED: no corpus');
 
-// Differences known and explained: getWinners on the duplicate Game End
-// replay follows slippi-js 6.x's rules in this core (9.1.2's are on the
-// stats branch, commit 6dfd18c, not merged here); getMetadata on the
-// py-slippi streaming replay is not yet explained.
+// Differences known: getMetadata on the py-slippi streaming replay, not
+// yet explained.
 const KNOWN = {
-  getWinners: ['v3.15.0_peppi_duplicate_game_end.slp'],
   getMetadata: ['v1.0.0_py-slippi_streaming_game.slp'],
 };
 
