@@ -177,12 +177,12 @@ fn range_text(first: Option<i32>, last: Option<i32>) -> String {
 
 fn cut(io: &InOut, from: Option<i32>, to: Option<i32>) -> Result<(), ToolError> {
     check_output(io)?;
-    if let (Some(a), Some(b)) = (from, to) {
-        if a > b {
-            return Err(ToolError::Io(format!(
-                "demo cut: --from {a} is after --to {b}"
-            )));
-        }
+    if let (Some(a), Some(b)) = (from, to)
+        && a > b
+    {
+        return Err(ToolError::Io(format!(
+            "demo cut: --from {a} is after --to {b}"
+        )));
     }
     let input = &io.input;
     let bytes = read_demo(input)?;
