@@ -24,6 +24,7 @@ mod batch;
 mod chat;
 mod datafile;
 mod demo;
+mod demo_tools;
 #[cfg(feature = "export")]
 mod export;
 mod frame_set;
@@ -157,6 +158,10 @@ enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
+    /// Write demos: cut a tick range, strip the embedded map, repair a
+    /// demo a crash left broken.
+    #[command(subcommand)]
+    Demo(demo_tools::DemoTool),
     /// Write the inputs' tables as Parquet or Arrow IPC datasets:
     /// OUT_DIR/format=F/table=T/part-NAME-NNNN.EXT.
     #[cfg(feature = "export")]
@@ -310,6 +315,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match &cli.command {
         Command::Chat { json, files } => chat(files, *json),
+        Command::Demo(tool) => demo_tools::run(tool),
         #[cfg(feature = "export")]
         Command::Export(args) => export::run(args),
         Command::Watch(args) => watch::run(args),

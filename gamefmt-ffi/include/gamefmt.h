@@ -47,6 +47,12 @@
 #define GAMEFMT_MAP_WORDS 64
 
 /**
+ * Bytes of [`GamefmtHeaderPatch::markers`]: the marker count and 64
+ * marker ticks, big-endian int32s.
+ */
+#define GAMEFMT_DEMO_MARKERS_LEN 260
+
+/**
  * Words of [`GamefmtSlpDecoder`].
  */
 #define GAMEFMT_SLP_DECODER_WORDS 128
@@ -159,6 +165,11 @@ typedef enum GamefmtStatus {
    * A required pointer argument was `NULL`.
    */
   GAMEFMT_STATUS_NULL_POINTER = -12,
+  /**
+   * Writing failed: a demo recorder's file or write callback (`detail`:
+   * `errno` or the callback's answer).
+   */
+  GAMEFMT_STATUS_IO = -13,
 } GamefmtStatus;
 
 /**
@@ -346,6 +357,14 @@ typedef struct GamefmtBuilder GamefmtBuilder;
  * [`gamefmt_delta_creator_new`]; its buffers grow once and are reused.
  */
 typedef struct GamefmtDeltaCreator GamefmtDeltaCreator;
+
+/**
+ * A demo recorder, created by [`gamefmt_recorder_open_file`] or
+ * [`gamefmt_recorder_open_callback`], freed by
+ * [`gamefmt_recorder_finish`] or [`gamefmt_recorder_free`]. Not to be
+ * used from two threads at once.
+ */
+typedef struct GamefmtRecorder GamefmtRecorder;
 
 /**
  * An open datafile: a view of the caller's file bytes (which must stay
@@ -712,6 +731,100 @@ typedef struct GamefmtMapImage {
    */
   int32_t height;
 } GamefmtMapImage;
+
+/**
+ * What the demo's header says besides the map (the recorder's settings).
+ */
+typedef struct GamefmtRecorderOptions {
+  /**
+   * The demo version: 6 (DDNet's, with the map's SHA-256), 5 or 4.
+   */
+  uint8_t version;
+  /**
+   * The network protocol version, NUL-terminated (DDNet's
+   * `GAME_NETVERSION`, `"0.6 626fce9a778df4d4"`); it also picks the
+   * item size table of deltas.
+   */
+  const char *net_version;
+  /**
+   * `"server"` or `"client"`, NUL-terminated.
+   */
+  const char *kind;
+  /**
+   * The recording time as DDNet writes it (`%Y-%m-%d_%H-%M-%S`),
+   * NUL-terminated, at most 19 bytes.
+   */
+  const char *timestamp;
+  /**
+   * Write a zero byte after a Huffman payload ending on a byte boundary,
+   * as DDNet before May 2026 did (`false` for current DDNet).
+   */
+  bool trailing_zero;
+} GamefmtRecorderOptions;
+
+/**
+ * The map a demo is recorded on.
+ */
+typedef struct GamefmtDemoMap {
+  /**
+   * The map's name (without `.map`), NUL-terminated.
+   */
+  const char *name;
+  /**
+   * CRC32 of the map file.
+   */
+  uint32_t crc;
+  /**
+   * SHA-256 of the map file: 32 bytes, or `NULL` for none (zeros).
+   */
+  const uint8_t *sha256;
+  /**
+   * The map file to embed, or `NULL` (with `len` 0) to record without
+   * it (DDNet's `NoMapData`).
+   */
+  const uint8_t *data;
+  /**
+   * Bytes at `data`.
+   */
+  size_t len;
+} GamefmtDemoMap;
+
+/**
+ * A caller's write callback: write `len` bytes at `data` (the demo's
+ * next bytes, in order) and return 0, or anything else on failure (the
+ * recorder's call then fails with `GAMEFMT_STATUS_IO`, that value in
+ * `detail`).
+ */
+typedef int32_t (*GamefmtWriteFn)(void *user,
+                                  const uint8_t *data,
+                                  size_t len);
+
+/**
+ * The header fields DDNet writes when it stops recording, as bytes to
+ * write at their offsets from the demo's first byte.
+ */
+typedef struct GamefmtHeaderPatch {
+  /**
+   * The length in seconds (also as bytes in `length`).
+   */
+  int32_t length_seconds;
+  /**
+   * Where `length` goes (152).
+   */
+  size_t length_offset;
+  /**
+   * The length, big-endian.
+   */
+  uint8_t length[4];
+  /**
+   * Where `markers` goes (176).
+   */
+  size_t markers_offset;
+  /**
+   * The timeline markers: count and 64 ticks, big-endian int32s.
+   */
+  uint8_t markers[GAMEFMT_DEMO_MARKERS_LEN];
+} GamefmtHeaderPatch;
 
 /**
  * The Slippi push decoder (constant size). Fill it with
@@ -1529,6 +1642,123 @@ enum GamefmtStatus gamefmt_map_image(const struct GamefmtMap *map,
                                      size_t index,
                                      struct GamefmtMapImage *image,
                                      struct GamefmtError *err);
+
+/**
+ * Starts recording into the file at `path` (NUL-terminated; created or
+ * truncated): writes the header and the map, and puts the recorder in
+ * `*recorder`. Bytes are buffered; [`gamefmt_recorder_finish`] flushes
+ * them and patches the header.
+ *
+ * Errors: `GAMEFMT_STATUS_UNSUPPORTED_VERSION` (version not 4, 5 or 6),
+ * `GAMEFMT_STATUS_INVALID_STRING` (a string not UTF-8),
+ * `GAMEFMT_STATUS_IO` (the file cannot be created or written; `detail`:
+ * `errno`).
+ */
+enum GamefmtStatus gamefmt_recorder_open_file(const char *path,
+                                              const struct GamefmtRecorderOptions *options,
+                                              const struct GamefmtDemoMap *map,
+                                              struct GamefmtRecorder **recorder,
+                                              struct GamefmtError *err);
+
+/**
+ * Starts recording through `write`: the header and the map are passed
+ * to it at once, then each call's bytes as they are recorded. `write`
+ * and `user` must stay valid until the recorder is finished or freed.
+ *
+ * Errors: as [`gamefmt_recorder_open_file`], `GAMEFMT_STATUS_IO` when
+ * `write` fails.
+ */
+enum GamefmtStatus gamefmt_recorder_open_callback(GamefmtWriteFn write,
+                                                  void *user,
+                                                  const struct GamefmtRecorderOptions *options,
+                                                  const struct GamefmtDemoMap *map,
+                                                  struct GamefmtRecorder **recorder,
+                                                  struct GamefmtError *err);
+
+/**
+ * Records the snapshot of `tick`: a tick marker, then the snapshot on a
+ * keyframe (the first, and then once more than 250 ticks passed), else
+ * its delta against the last one (nothing when they are equal).
+ *
+ * Errors (nothing is written): `GAMEFMT_STATUS_CORRUPT` for a tick out
+ * of range or before the last one, a snapshot over 64 KiB or a delta
+ * that cannot be made; `GAMEFMT_STATUS_IO` when writing fails.
+ */
+enum GamefmtStatus gamefmt_recorder_snapshot(struct GamefmtRecorder *recorder_,
+                                             int32_t tick,
+                                             const struct GamefmtSnapshot *snap,
+                                             struct GamefmtError *err);
+
+/**
+ * [`gamefmt_recorder_snapshot`] with the snapshot as DDNet's `CSnapshot`
+ * bytes (`data[0..len]`, as `CDemoRecorder::RecordSnapshot` takes it).
+ *
+ * Errors: those of `gamefmt_snapshot_parse` and
+ * [`gamefmt_recorder_snapshot`].
+ */
+enum GamefmtStatus gamefmt_recorder_snapshot_data(struct GamefmtRecorder *recorder_,
+                                                  int32_t tick,
+                                                  const uint8_t *data,
+                                                  size_t len,
+                                                  struct GamefmtError *err);
+
+/**
+ * Records a message: `data[0..len]`, a packed message as the network
+ * carries it (as `CDemoRecorder::RecordMessage` takes it), after the
+ * last tick recorded.
+ *
+ * Errors (nothing is written): `GAMEFMT_STATUS_CORRUPT` for a message
+ * over 64 KiB; `GAMEFMT_STATUS_IO` when writing fails.
+ */
+enum GamefmtStatus gamefmt_recorder_message(struct GamefmtRecorder *recorder_,
+                                            const uint8_t *data,
+                                            size_t len,
+                                            struct GamefmtError *err);
+
+/**
+ * Adds a timeline marker at `tick` (a negative `tick`: at the last tick
+ * recorded, as DDNet's `AddDemoMarker()`). `false` when refused, as DDNet
+ * refuses: 64 markers already, or the last less than 50 ticks before.
+ */
+bool gamefmt_recorder_add_marker(struct GamefmtRecorder *recorder_,
+                                 int32_t tick);
+
+/**
+ * The length in seconds recorded so far ((last tick - first) / 50);
+ * 0 for `NULL`.
+ */
+int32_t gamefmt_recorder_length(struct GamefmtRecorder *recorder_);
+
+/**
+ * Ends the recording and frees the recorder (whatever the result). A
+ * file: flushed, its header patched (length and markers) and closed. A
+ * callback: no more calls; the patch goes to `*patch` (when not `NULL`),
+ * to write over the demo's first bytes where they landed (or with
+ * [`gamefmt_header_patch_apply`]). `*patch` is filled for a file too.
+ *
+ * Errors: `GAMEFMT_STATUS_IO` when flushing or patching the file fails.
+ */
+enum GamefmtStatus gamefmt_recorder_finish(struct GamefmtRecorder *recorder_,
+                                           struct GamefmtHeaderPatch *patch,
+                                           struct GamefmtError *err);
+
+/**
+ * Frees a recorder without finishing it (`NULL` is ignored): a file is
+ * flushed and closed with its header unpatched, as a crash leaves it.
+ */
+void gamefmt_recorder_free(struct GamefmtRecorder *recorder_);
+
+/**
+ * Writes `*patch` over a demo in memory (`demo[0..len]`, from its first
+ * byte).
+ *
+ * Errors: `GAMEFMT_STATUS_TRUNCATED` if `len` is shorter than the header
+ * (nothing is written).
+ */
+enum GamefmtStatus gamefmt_header_patch_apply(const struct GamefmtHeaderPatch *patch,
+                                              uint8_t *demo,
+                                              size_t len,
+                                              struct GamefmtError *err);
 
 /**
  * Sets up `*dec` at the start of a file.

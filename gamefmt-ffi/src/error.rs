@@ -56,6 +56,9 @@ pub enum GamefmtStatus {
     Refused = -11,
     /// A required pointer argument was `NULL`.
     NullPointer = -12,
+    /// Writing failed: a demo recorder's file or write callback (`detail`:
+    /// `errno` or the callback's answer).
+    Io = -13,
 }
 
 /// The details of a failure, filled by every fallible function whose last

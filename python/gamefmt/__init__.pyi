@@ -1,6 +1,7 @@
 """Type stubs of gamefmt (the native module gamefmt._gamefmt)."""
 
 import os
+from collections.abc import Sequence
 from typing import IO, Any, Iterator, Literal, Optional, Union, final, overload
 
 from .records import (
@@ -24,6 +25,7 @@ __all__ = [
     "Chunks",
     "DecodeError",
     "Demo",
+    "DemoWriter",
     "Error",
     "Events",
     "Frames",
@@ -237,6 +239,46 @@ class Demo(_Stream):
     def chunks(self, snapshots: bool = False) -> Chunks:
         """The chunks as dicts; with snapshots, the rebuilt snapshot's items."""
     def __iter__(self) -> Chunks: ...
+
+@final
+class DemoWriter:
+    """Records a Teeworlds/DDNet demo byte for byte as DDNet's recorder.
+
+    dest: None (kept in memory; finish() returns the demo), a path, or a
+    binary file-like object with write() (its header patched through seek()
+    at the end when seekable(), else finish() returns the patch)."""
+
+    def __init__(
+        self,
+        dest: str | os.PathLike[str] | IO[bytes] | None = None,
+        *,
+        map_name: str,
+        map_crc: int = 0,
+        map_sha256: bytes | None = None,
+        map_data: bytes | None = None,
+        version: int = 6,
+        net_version: str = "0.6 626fce9a778df4d4",
+        kind: str = "server",
+        timestamp: str = "1970-01-01_00-00-00",
+        trailing_zero: bool = False,
+    ) -> None: ...
+    def snapshot(
+        self, tick: int, snap: bytes | bytearray | memoryview | Sequence[tuple[int, int, Sequence[int]]]
+    ) -> None:
+        """Records the snapshot of tick: CSnapshot bytes or (type_id, id, [ints]) items."""
+    def message(self, data: bytes | bytearray | memoryview) -> None:
+        """Records a message (its bytes as the network carries them)."""
+    def add_marker(self, tick: int | None = None) -> bool:
+        """Adds a timeline marker (None: at the last tick); False when refused."""
+    @property
+    def length_seconds(self) -> int: ...
+    @property
+    def markers(self) -> list[int]: ...
+    def finish(self) -> bytes | list[tuple[int, bytes]] | None:
+        """The demo (in memory), None (path or seekable object, patched) or the
+        header patch [(offset, bytes)] for an object that cannot seek."""
+    def __enter__(self) -> DemoWriter: ...
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> bool: ...
 
 @final
 class Map(_File):

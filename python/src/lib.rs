@@ -10,6 +10,7 @@
 
 mod arrow;
 mod demo;
+mod demo_writer;
 mod dict;
 mod error;
 mod map;
@@ -66,6 +67,7 @@ fn _gamefmt(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<record::TeehistorianRecord>()?;
     m.add_class::<demo::Demo>()?;
     m.add_class::<demo::Chunks>()?;
+    m.add_class::<demo_writer::DemoWriter>()?;
     m.add_class::<map::Map>()?;
     m.add_class::<arrow::ArrowStream>()?;
     m.add_class::<arrow::ArrowTable>()?;

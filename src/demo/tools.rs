@@ -148,6 +148,12 @@ pub fn cut(demo: &[u8], from: i32, to: i32) -> Result<Vec<u8>> {
     let header = view.header();
     let mut rec = recorder_like(header, view.map_data())?;
     let mut bytes = Vec::new();
+    // Messages before the first tick marker go with the demo's first tick.
+    let demo_first = view.chunks().find_map(|c| match c {
+        Ok(Chunk::Tick { tick, .. }) => Some(tick),
+        _ => None,
+    });
+    let before_first = demo_first.is_none_or(|t| from <= t);
     let mut first_tick: Option<i32> = None;
     let result = replay(&view, |event| match event {
         Event::Snapshot(tick, snap) => {
@@ -160,7 +166,7 @@ pub fn cut(demo: &[u8], from: i32, to: i32) -> Result<Vec<u8>> {
         Event::Message(tick, ints) => {
             let inside = match tick {
                 Some(t) => (from..=to).contains(&t),
-                None => first_tick.is_none() && from <= 0,
+                None => first_tick.is_none() && before_first,
             };
             if inside {
                 bytes.clear();

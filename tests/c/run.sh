@@ -39,6 +39,13 @@ src="$root/tests/c/snapshot_vectors.c"
 build "$out/snapshot-vectors" gcc -std=c11 -Wall -Wextra -Werror "${san[@]}" \
   -I"$inc" "$src" "$lib" "${libs[@]}" -o "$out/snapshot-vectors"
 
+src="$root/tests/c/record_demo.c"
+build "$out/record-demo" gcc -std=c11 -Wall -Wextra -Werror "${san[@]}" \
+  -I"$inc" "$src" "$lib" "${libs[@]}" -o "$out/record-demo"
+src="$root/examples/c/record_demo.c"
+build "$out/record-demo-example" gcc -std=c11 -Wall -Wextra -Werror -pedantic "${san[@]}" \
+  -I"$inc" "$src" "$lib" "${libs[@]}" -o "$out/record-demo-example"
+
 [[ "${1:-}" == "--build" ]] && exit 0
 case "${GAMEFMT_C_PROGRAM:-c}" in
   c) exec "$out/inspect-c" "$@" ;;

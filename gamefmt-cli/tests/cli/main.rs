@@ -11,6 +11,9 @@ mod chat;
 mod compat;
 mod datafile;
 mod demo;
+#[path = "../../../tests/common/demo_events.rs"]
+mod demo_events;
+mod demo_tools;
 mod duckdb;
 mod map;
 mod registry;
