@@ -23,6 +23,7 @@ mod batch;
 mod chat;
 mod datafile;
 mod demo;
+mod events;
 #[cfg(feature = "export")]
 mod export;
 mod frame_set;
@@ -125,14 +126,34 @@ enum Command {
     },
     /// Print the chat of demos and teehistorian recordings (teehistorian:
     /// chat messages old servers recorded, and chat commands), one line per
-    /// message: file, tick, author, channel, text.
+    /// message: tick, author, channel, text (labelled with the file when
+    /// there are several inputs). Other formats have no chat.
     Chat {
         /// One JSON object per line instead.
         #[arg(long)]
         json: bool,
-        /// The files to read.
-        #[arg(required = true)]
-        files: Vec<PathBuf>,
+        /// Also rcon lines: the server's rcon output in demos, clients'
+        /// rcon commands in recordings.
+        #[arg(long)]
+        rcon: bool,
+        /// Also server broadcasts (and DDNet's server and moderator
+        /// alerts), in demos.
+        #[arg(long)]
+        broadcast: bool,
+        #[command(flatten)]
+        inputs: Inputs,
+    },
+    /// Print the events of demos and teehistorian recordings: kills, race
+    /// finishes with times, votes and their results, joins and leaves, map
+    /// changes; one line each (tick, kind, what happened). Other formats
+    /// have none.
+    Events {
+        /// One JSON object per line instead (the core's event, its `tick`
+        /// and the names of its clients).
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        inputs: Inputs,
     },
     /// Write the inputs' tables as Parquet or Arrow IPC datasets:
     /// OUT_DIR/format=F/table=T/part-NAME-NNNN.EXT.
@@ -144,7 +165,13 @@ impl Command {
     /// Whether the output is JSON lines (labelled with a `file` key when
     /// there are several inputs) rather than text.
     const fn json(&self) -> bool {
-        matches!(self, Self::Inspect { json: true, .. } | Self::Dump { .. })
+        matches!(
+            self,
+            Self::Inspect { json: true, .. }
+                | Self::Dump { .. }
+                | Self::Chat { json: true, .. }
+                | Self::Events { json: true, .. }
+        )
     }
 }
 
@@ -211,6 +238,14 @@ fn run(
 ) -> Result<(), CliError> {
     let format = Format::detect(input.head()).ok_or(CliError::UnknownFormat)?;
     match (format, command) {
+        // Maps and Slippi replays have no chat and no events.
+        (Format::Datafile | Format::Slippi, Command::Chat { .. } | Command::Events { .. }) => {
+            Ok(())
+        }
+        (Format::Demo, Command::Events { json, .. }) => events::demo(input, *json, out),
+        (Format::Teehistorian, Command::Events { json, .. }) => {
+            events::teehistorian(input, *json, out)
+        }
         (Format::Datafile, command) => {
             let bytes = input.read_all()?;
             match command {
@@ -234,33 +269,52 @@ fn run(
         }
         (Format::Teehistorian, Command::Dump { .. }) => teehistorian::dump(input, out),
         (Format::Teehistorian, Command::Validate { .. }) => teehistorian::validate(input, out),
-        _ => Err(CliError::UnknownFormat),
-    }
-}
-
-/// `gamefmt chat`: its files read whole, one after the other.
-fn chat(files: &[PathBuf], json: bool) -> ExitCode {
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
-    let result = chat::chat(files, json, &mut out).and_then(|()| out.flush().map_err(CliError::Io));
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(CliError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("gamefmt: {e}");
-            ExitCode::FAILURE
+        (
+            Format::Demo,
+            Command::Chat {
+                json,
+                rcon,
+                broadcast,
+                ..
+            },
+        ) => chat::demo(
+            input,
+            chat::Options {
+                json: *json,
+                rcon: *rcon,
+                broadcast: *broadcast,
+            },
+            out,
+        ),
+        (
+            Format::Teehistorian,
+            Command::Chat {
+                json,
+                rcon,
+                broadcast,
+                ..
+            },
+        ) => {
+            let options = chat::Options {
+                json: *json,
+                rcon: *rcon,
+                broadcast: *broadcast,
+            };
+            chat::teehistorian(input, options, out)
         }
+        _ => Err(CliError::UnknownFormat),
     }
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match &cli.command {
-        Command::Chat { json, files } => chat(files, *json),
         #[cfg(feature = "export")]
         Command::Export(args) => export::run(args),
         Command::Inspect { inputs, .. }
         | Command::Dump { inputs, .. }
-        | Command::Validate { inputs } => batch::run_all(&cli.command, inputs, cli.strict),
+        | Command::Validate { inputs }
+        | Command::Chat { inputs, .. }
+        | Command::Events { inputs, .. } => batch::run_all(&cli.command, inputs, cli.strict),
     }
 }
