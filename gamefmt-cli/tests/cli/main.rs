@@ -11,6 +11,7 @@ mod compat;
 mod datafile;
 mod demo;
 mod duckdb;
+mod events;
 mod map;
 mod slippi;
 #[path = "../../../tests/common/slippi_build.rs"]
