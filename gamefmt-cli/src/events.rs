@@ -46,13 +46,11 @@ fn write(
     if let Value::Object(fields) = &mut value {
         fields.insert("tick".into(), json!(tick));
         // The core's events name clients `cid`; `add_names` reads `client_id`.
-        if !has_name {
-            if let Some(cid) = fields.get("cid").cloned() {
-                let mut named = json!({ "client_id": cid });
-                add_names(&mut named, &name_of);
-                if let Some(name) = named.get("name") {
-                    fields.insert("name".into(), name.clone());
-                }
+        if !has_name && let Some(cid) = fields.get("cid").cloned() {
+            let mut named = json!({ "client_id": cid });
+            add_names(&mut named, &name_of);
+            if let Some(name) = named.get("name") {
+                fields.insert("name".into(), name.clone());
             }
         }
     }
