@@ -62,7 +62,7 @@ impl Line {
         };
         let tick = self.tick.map_or_else(|| "-".to_owned(), |t| t.to_string());
         let channel = match (self.kind, self.channel) {
-            ("rcon" | "broadcast", c) if c == "all" => format!(" ({})", self.kind),
+            ("rcon" | "broadcast", "all") => format!(" ({})", self.kind),
             (_, "all") => String::new(),
             (_, c) => format!(" ({c})"),
         };
