@@ -198,6 +198,7 @@ impl Event<'_> {
 }
 
 /// Milliseconds of `ticks` server ticks (DDNet's 50 per second).
+#[cfg(feature = "teehistorian")]
 const fn ticks_ms(ticks: i32) -> i64 {
     // i32 × 20 always fits an i64.
     (ticks as i64).wrapping_mul(20)
