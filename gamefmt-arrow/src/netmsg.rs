@@ -14,7 +14,10 @@
 //!
 //! // Sv_KillMsg (4): killer 1, victim 2, weapon 3: its typed fields.
 //! let ints = gamefmt_arrow::netmsg::typed(Protocol::V06, &[4 << 1, 1, 2, 3, 0]);
-//! let field = |name| gamefmt_arrow::netmsg::TYPED.iter().position(|&f| f == name).and_then(|i| ints[i]);
+//! let field = |name: &str| {
+//!     let at = gamefmt_arrow::netmsg::TYPED.iter().position(|&f| f == name)?;
+//!     ints.get(at).copied().flatten()
+//! };
 //! assert_eq!((field("killer"), field("victim"), field("weapon")), (Some(1), Some(2), Some(3)));
 //! assert_eq!(field("client_id"), None);
 //! ```
