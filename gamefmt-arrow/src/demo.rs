@@ -37,7 +37,19 @@ table! {
         system: Bool = "a system (engine) message",
         msg_id: Int32Column = "message id",
         message: StringColumn = "message name (DDNet's: `Sv_Chat`, `Sv_KillMsg`, `NETMSG_SNAP`, ...; `unknown_system`, `unknown_game`, `unknown_ex`)",
-        text: StringColumn = "its text: chat, broadcast, MOTD, vote, a client's name",
+        text: StringColumn = "its text: chat, broadcast, MOTD, vote, a client's name, an rcon line, an alert",
+        client_id: Int32Column = "the client it names (the core's `client_id` field: Sv_Chat's author, Sv_Emoticon, 0.7 Sv_VoteSet, Sv_RaceFinish, ...; -1 the server)",
+        team: Int32Column = "0.6 Sv_Chat/Cl_Say `team` (0 all, 1 team, 2-3 whisper)",
+        mode: Int32Column = "0.7 Sv_Chat/Cl_Say `mode`",
+        killer: Int32Column = "Sv_KillMsg `killer` (client id)",
+        victim: Int32Column = "Sv_KillMsg `victim` (client id)",
+        weapon: Int32Column = "Sv_KillMsg `weapon`",
+        timeout: Int32Column = "Sv_VoteSet `timeout` (s; 0 ends the vote)",
+        yes: Int32Column = "Sv_VoteStatus `yes`",
+        no: Int32Column = "Sv_VoteStatus `no`",
+        pass: Int32Column = "Sv_VoteStatus `pass`",
+        total: Int32Column = "Sv_VoteStatus `total`",
+        time: Int32Column = "race time: Sv_RaceFinish `time` (ms), Sv_DDRaceTime `time` (cs)",
         data: BinaryColumn = "the message's bytes (Huffman-decoded payload)",
     }
 }
@@ -105,6 +117,32 @@ pub fn run(
             t.msg_id.append_option(id);
             t.message.append_option(name);
             t.text.append_option(text);
+            let [
+                client_id,
+                team,
+                mode,
+                killer,
+                victim,
+                weapon,
+                timeout,
+                yes,
+                no,
+                pass,
+                total,
+                time,
+            ] = netmsg::typed(protocol, bytes);
+            t.client_id.append_option(client_id);
+            t.team.append_option(team);
+            t.mode.append_option(mode);
+            t.killer.append_option(killer);
+            t.victim.append_option(victim);
+            t.weapon.append_option(weapon);
+            t.timeout.append_option(timeout);
+            t.yes.append_option(yes);
+            t.no.append_option(no);
+            t.pass.append_option(pass);
+            t.total.append_option(total);
+            t.time.append_option(time);
             t.data.append_value(bytes);
             emit.flush(Table::DemoMessages, Some(t), false)?;
         }

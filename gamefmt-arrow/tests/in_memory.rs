@@ -100,3 +100,103 @@ fn corpus_recordings() {
 fn other_formats_are_exported_as_by_export() {
     same(gamefmt::slippi::SAMPLE, 1);
 }
+
+/// The demo `messages` table's typed columns on the dm1 and ctf2 server
+/// demos: as many kill rows as libtw2 decoded Sv_KillMsg messages
+/// (`tests/data/netmsg_libtw2.tsv`); every kill the server logged in its
+/// rcon lines (`game: kill killer='K:…' victim='V:…' weapon=W`, the
+/// `text` of NETMSG_RCON_LINE rows) is a row with that tick, killer,
+/// victim and weapon; every Sv_Chat row has its author and team; each
+/// column is the core's serialized field of its name.
+#[test]
+fn demo_messages_typed_columns() {
+    use arrow::array::{Array, AsArray};
+    use arrow::datatypes::Int32Type;
+    use gamefmt_arrow::table_reader;
+    let Some(dir) = common::corpus_dir("demo_messages_typed") else {
+        return;
+    };
+    let tsv = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/netmsg_libtw2.tsv"),
+    )
+    .unwrap();
+    let mut checked = 0;
+    for file in [
+        "ddnet-server__dm1-30s-6bots-2dummies.demo",
+        "ddnet-server__ctf2-2min-12bots-sigkill-truncated.demo",
+    ] {
+        let path = dir.join("teeworlds/demos").join(file);
+        let Ok(bytes) = std::fs::read(&path) else {
+            eprintln!("SKIPPED demo_messages_typed: {file} not in this corpus");
+            continue;
+        };
+        let batches: Vec<RecordBatch> = table_reader(Cursor::new(bytes), Table::DemoMessages, 4096)
+            .unwrap()
+            // The SIGKILLed demo ends inside a chunk: what came before.
+            .map_while(Result::ok)
+            .collect();
+        let mut kills = Vec::new();
+        let mut logged = Vec::new();
+        let mut chats = 0;
+        for b in &batches {
+            let int = |name: &str| {
+                b.column_by_name(name)
+                    .unwrap()
+                    .as_primitive::<Int32Type>()
+                    .clone()
+            };
+            let (tick, killer, victim, weapon) =
+                (int("tick"), int("killer"), int("victim"), int("weapon"));
+            let (client_id, team) = (int("client_id"), int("team"));
+            let message = b
+                .column_by_name("message")
+                .unwrap()
+                .as_string::<i32>()
+                .clone();
+            let text = b.column_by_name("text").unwrap().as_string::<i32>().clone();
+            for row in 0..b.num_rows() {
+                match message.value(row) {
+                    "Sv_KillMsg" => kills.push((
+                        tick.value(row),
+                        killer.value(row),
+                        victim.value(row),
+                        weapon.value(row),
+                    )),
+                    "Sv_Chat" => {
+                        assert!(client_id.is_valid(row) && team.is_valid(row));
+                        chats += 1;
+                    }
+                    _ => assert!(killer.is_null(row) && victim.is_null(row)),
+                }
+                if message.value(row) != "NETMSG_RCON_LINE" || text.is_null(row) {
+                    continue;
+                }
+                let line = text.value(row);
+                let Some(rest) = line.split(" game: kill killer='").nth(1) else {
+                    continue;
+                };
+                let num = |s: &str| s.split([':', ' ']).next().unwrap().parse::<i32>().unwrap();
+                logged.push((
+                    tick.value(row),
+                    num(rest),
+                    num(rest.split("victim='").nth(1).unwrap()),
+                    num(rest.split("weapon=").nth(1).unwrap()),
+                ));
+            }
+        }
+        let libtw2 = |kind: &str| -> usize {
+            tsv.lines()
+                .map(|l| l.split('\t').collect::<Vec<_>>())
+                .find(|c| c[0] == file && c[1] == kind)
+                .map_or(0, |c| c[2].parse().unwrap())
+        };
+        assert_eq!(kills.len(), libtw2("SvKillMsg"), "{file}");
+        assert_eq!(chats, libtw2("SvChat"), "{file}");
+        assert!(!logged.is_empty(), "{file}");
+        for kill in &logged {
+            assert!(kills.contains(kill), "{file}: logged {kill:?}");
+        }
+        checked += 1;
+    }
+    let _ = checked;
+}

@@ -25,6 +25,7 @@ mod chat;
 mod datafile;
 mod demo;
 mod demo_tools;
+mod events;
 #[cfg(feature = "export")]
 mod export;
 mod frame_set;
@@ -149,14 +150,34 @@ enum Command {
     },
     /// Print the chat of demos and teehistorian recordings (teehistorian:
     /// chat messages old servers recorded, and chat commands), one line per
-    /// message: file, tick, author, channel, text.
+    /// message: tick, author, channel, text (labelled with the file when
+    /// there are several inputs). Other formats have no chat.
     Chat {
         /// One JSON object per line instead.
         #[arg(long)]
         json: bool,
-        /// The files to read.
-        #[arg(required = true)]
-        files: Vec<PathBuf>,
+        /// Also rcon lines: the server's rcon output in demos, clients'
+        /// rcon commands in recordings.
+        #[arg(long)]
+        rcon: bool,
+        /// Also server broadcasts (and DDNet's server and moderator
+        /// alerts), in demos.
+        #[arg(long)]
+        broadcast: bool,
+        #[command(flatten)]
+        inputs: Inputs,
+    },
+    /// Print the events of demos and teehistorian recordings: kills, race
+    /// finishes with times, votes and their results, joins and leaves, map
+    /// changes; one line each (tick, kind, what happened). Other formats
+    /// have none.
+    Events {
+        /// One JSON object per line instead (the core's event, its `tick`
+        /// and the names of its clients).
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        inputs: Inputs,
     },
     /// Write demos: cut a tick range, strip the embedded map, repair a
     /// demo a crash left broken.
@@ -186,6 +207,8 @@ impl Command {
                     slippi_js: true,
                     ..
                 }
+                | Self::Chat { json: true, .. }
+                | Self::Events { json: true, .. }
         )
     }
 }
@@ -269,6 +292,14 @@ fn run(
         (_, Command::Stats { .. }) => Err(CliError::Invalid(
             "stats are computed for Slippi replays only".into(),
         )),
+        // Maps and Slippi replays have no chat and no events.
+        (Format::Datafile | Format::Slippi, Command::Chat { .. } | Command::Events { .. }) => {
+            Ok(())
+        }
+        (Format::Demo, Command::Events { json, .. }) => events::demo(input, *json, out),
+        (Format::Teehistorian, Command::Events { json, .. }) => {
+            events::teehistorian(input, *json, out)
+        }
         (Format::Datafile, command) => {
             let bytes = input.read_all()?;
             match command {
@@ -292,29 +323,46 @@ fn run(
         }
         (Format::Teehistorian, Command::Dump { .. }) => teehistorian::dump(input, out),
         (Format::Teehistorian, Command::Validate { .. }) => teehistorian::validate(input, out),
-        _ => Err(CliError::UnknownFormat),
-    }
-}
-
-/// `gamefmt chat`: its files read whole, one after the other.
-fn chat(files: &[PathBuf], json: bool) -> ExitCode {
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
-    let result = chat::chat(files, json, &mut out).and_then(|()| out.flush().map_err(CliError::Io));
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(CliError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("gamefmt: {e}");
-            ExitCode::FAILURE
+        (
+            Format::Demo,
+            Command::Chat {
+                json,
+                rcon,
+                broadcast,
+                ..
+            },
+        ) => chat::demo(
+            input,
+            chat::Options {
+                json: *json,
+                rcon: *rcon,
+                broadcast: *broadcast,
+            },
+            out,
+        ),
+        (
+            Format::Teehistorian,
+            Command::Chat {
+                json,
+                rcon,
+                broadcast,
+                ..
+            },
+        ) => {
+            let options = chat::Options {
+                json: *json,
+                rcon: *rcon,
+                broadcast: *broadcast,
+            };
+            chat::teehistorian(input, options, out)
         }
+        _ => Err(CliError::UnknownFormat),
     }
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match &cli.command {
-        Command::Chat { json, files } => chat(files, *json),
         Command::Demo(tool) => demo_tools::run(tool),
         #[cfg(feature = "export")]
         Command::Export(args) => export::run(args),
@@ -322,6 +370,8 @@ fn main() -> ExitCode {
         Command::Inspect { inputs, .. }
         | Command::Dump { inputs, .. }
         | Command::Stats { inputs, .. }
-        | Command::Validate { inputs } => batch::run_all(&cli.command, inputs, cli.strict),
+        | Command::Validate { inputs }
+        | Command::Chat { inputs, .. }
+        | Command::Events { inputs, .. } => batch::run_all(&cli.command, inputs, cli.strict),
     }
 }

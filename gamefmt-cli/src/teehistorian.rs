@@ -19,17 +19,18 @@ use crate::{CliError, json_line};
 
 /// The header's JSON text, owned (the reader lends records only until the
 /// next one).
-struct HeaderText(String);
+pub struct HeaderText(String);
 
 impl HeaderText {
-    fn header(&self) -> Result<Header<'_>, CliError> {
+    /// The parsed header.
+    pub fn header(&self) -> Result<Header<'_>, CliError> {
         Ok(Header::parse(&self.0)?)
     }
 }
 
 /// Opens the recording: a reader past its header, and the header's text
 /// (joined from pieces if it came in several).
-fn open(input: &mut Input) -> Result<(Reader<&mut Input>, HeaderText), CliError> {
+pub fn open(input: &mut Input) -> Result<(Reader<&mut Input>, HeaderText), CliError> {
     let mut reader = Reader::new(input);
     let mut pieces = Vec::new();
     loop {
@@ -56,7 +57,7 @@ fn open(input: &mut Input) -> Result<(Reader<&mut Input>, HeaderText), CliError>
 }
 
 /// The next message, `None` at the end of the stream.
-fn next_record<'r>(reader: &'r mut Reader<&mut Input>) -> Option<Result<Record<'r>, CliError>> {
+pub fn next_record<'r>(reader: &'r mut Reader<&mut Input>) -> Option<Result<Record<'r>, CliError>> {
     match reader.next()? {
         Ok(Item::Message(record)) => Some(Ok(record)),
         Ok(_) => Some(Err(CliError::Invalid("second header".into()))),

@@ -52,6 +52,7 @@
 //! assert_eq!(m.name(), "NETMSG_INPUTTIMING");
 //! ```
 
+mod event;
 mod fields;
 mod generated;
 mod info;
@@ -59,6 +60,7 @@ mod lists;
 mod string;
 pub mod uuids;
 
+pub use event::{Event, Events, Fed, VoteResult};
 pub use generated::{Extended, Game06, Game07, KINDS, System06, System07};
 pub use info::{ClientInfo06, ClientInfo07, SKIN_PARTS};
 pub use lists::{PackedInts, PackedIntsIter, Strings, StringsIter};

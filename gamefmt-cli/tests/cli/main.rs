@@ -15,6 +15,7 @@ mod demo;
 mod demo_events;
 mod demo_tools;
 mod duckdb;
+mod events;
 mod map;
 mod registry;
 mod slippi;
