@@ -15,98 +15,16 @@
 
 use crate::common;
 use crate::counting_alloc;
+#[path = "common/demo_events.rs"]
+mod demo_events;
 #[path = "common/demo_gen.rs"]
 mod demo_gen;
 
-use gamefmt::demo::{
-    self, Chunk, ChunkKind, DemoMap, DemoView, DemoWriter, OwnedBuffers, Reconstructor, Recorder,
-    RecorderOptions,
-};
+use demo_events::{Event, by_key, events};
+
+use gamefmt::demo::{self, Chunk, DemoMap, DemoView, DemoWriter, Recorder, RecorderOptions};
 use gamefmt::snapshot::{SnapshotBuilder, SnapshotView};
 use gamefmt::stream::End;
-use zerocopy::IntoBytes;
-
-/// What a recorder was fed, as read back.
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Event {
-    /// A tick's snapshot, as ints.
-    Snapshot(i32, Vec<i32>),
-    /// A message's bytes (padding included), with the tick marker before
-    /// it.
-    Message(Option<i32>, Vec<u8>),
-}
-
-/// Decodes a demo into the calls that record it again (a tick marker
-/// without a chunk is the snapshot of the tick before again), and how its
-/// stream ended.
-fn events(bytes: &[u8]) -> (Vec<Event>, End) {
-    let view = DemoView::parse(bytes).unwrap();
-    let mut owned = OwnedBuffers::new();
-    let mut rec = Reconstructor::new(owned.buffers(), view.header().item_sizes());
-    let mut out = Vec::new();
-    let mut pending = None;
-    let mut last = None;
-    let flush = |pending: &mut Option<i32>, rec: &Reconstructor<'_>, out: &mut Vec<Event>| {
-        if let (Some(t), Some(s)) = (pending.take(), rec.snapshot()) {
-            out.push(Event::Snapshot(
-                t,
-                s.as_ints().iter().map(|v| v.get()).collect(),
-            ));
-        }
-    };
-    let mut chunks = view.chunks();
-    for chunk in chunks.by_ref() {
-        let chunk = chunk.unwrap();
-        match chunk {
-            Chunk::Tick { tick, .. } => {
-                flush(&mut pending, &rec, &mut out);
-                pending = Some(tick);
-                last = Some(tick);
-            }
-            Chunk::Data {
-                kind: ChunkKind::Message,
-                payload,
-            } => {
-                flush(&mut pending, &rec, &mut out);
-                let ints = rec.decode(payload).unwrap();
-                out.push(Event::Message(last, ints.as_bytes().to_vec()));
-            }
-            Chunk::Data { .. } => {
-                rec.feed(&chunk).unwrap();
-                flush(&mut pending, &rec, &mut out);
-            }
-        }
-    }
-    flush(&mut pending, &rec, &mut out);
-    (out, chunks.end())
-}
-
-/// `events` with every snapshot's items sorted by key: a delta keeps the
-/// item order of the snapshot it applies to, so that a demo cut
-/// elsewhere (its keyframes at other ticks) holds the same items in
-/// another order.
-fn by_key(events: &[Event]) -> Vec<Event> {
-    events
-        .iter()
-        .map(|e| match e {
-            Event::Snapshot(t, ints) => {
-                let bytes: Vec<u8> = ints.iter().flat_map(|v| v.to_le_bytes()).collect();
-                let snap = SnapshotView::parse(&bytes).unwrap();
-                let mut items: Vec<Vec<i32>> = snap
-                    .items()
-                    .map(|i| {
-                        let mut v = vec![i.key() as i32];
-                        v.extend(i.data().iter().map(|d| d.get()));
-                        v
-                    })
-                    .collect();
-                items.sort();
-                Event::Snapshot(*t, items.concat())
-            }
-            Event::Message(..) => e.clone(),
-        })
-        .collect()
-}
 
 /// Records `events` with the header of `original` (its version if 5 or
 /// 6, else 6; with its map if `with_map`).
