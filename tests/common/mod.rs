@@ -32,6 +32,19 @@ pub fn corpus_dir(test: &str) -> Option<PathBuf> {
     }
 }
 
+/// The corpus folder `sub` (e.g. `teeworlds/demos`). `None` (after a
+/// SKIPPED line naming `test`) when the corpus or that folder is absent
+/// (an empty `GAMEFMT_CORPUS` folder has none).
+pub fn corpus_subdir(test: &str, sub: &str) -> Option<PathBuf> {
+    let dir = corpus_dir(test)?.join(sub);
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!("SKIPPED {test}: no folder {}", dir.display());
+        None
+    }
+}
+
 /// The text of the corpus file `rel` (e.g. an expected-facts file). `None`
 /// (after a SKIPPED line naming `test`) when the corpus or that file is
 /// absent (a corpus of other files, `GAMEFMT_CORPUS`, may lack it).

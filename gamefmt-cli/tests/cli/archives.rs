@@ -32,10 +32,10 @@ fn gamefmt(args: &[&str], paths: &[&Path]) -> (bool, Vec<Value>) {
 
 #[test]
 fn zip_members_and_slpz_read_as_files() {
-    let Some(dir) = common::corpus_dir("zip_members_and_slpz_read_as_files") else {
+    let Some(slippi) = common::corpus_subdir("zip_members_and_slpz_read_as_files", "slippi") else {
         return;
     };
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir.join("slippi"))
+    let mut files: Vec<PathBuf> = std::fs::read_dir(slippi)
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| {

@@ -212,10 +212,9 @@ fn demo_dump_types_kills_and_players() {
 /// order; in parallel the same. Maps have no chat and are no error.
 #[test]
 fn chat_reads_a_directory_like_every_command() {
-    let Some(dir) = common::corpus_dir("chat_directory") else {
+    let Some(demos) = common::corpus_subdir("chat_directory", "teeworlds/demos") else {
         return;
     };
-    let demos = dir.join("teeworlds/demos");
     let mut files: Vec<_> = std::fs::read_dir(&demos)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -240,7 +239,7 @@ fn chat_reads_a_directory_like_every_command() {
         assert_eq!(got.lines().collect::<Vec<_>>(), want, "--jobs {jobs}");
     }
     // A maps folder: no chat, success.
-    let maps = dir.join("teeworlds/maps");
+    let maps = demos.join("../maps");
     if maps.is_dir() {
         assert!(chat_out(&[], &maps).is_empty());
     }
