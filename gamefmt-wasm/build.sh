@@ -16,9 +16,11 @@ version=$(awk '$0 == "name = \"wasm-bindgen\"" { getline; gsub(/version = |"/, "
 if ! wasm-bindgen --version 2>/dev/null | grep -qx "wasm-bindgen $version"; then
     echo "build.sh: installing wasm-bindgen-cli $version" >&2
     # --locked first; crates.io mirrors that lack a crate of the CLI's own
-    # lock file need the resolver.
-    cargo install --locked wasm-bindgen-cli --version "=$version" ||
-        cargo install wasm-bindgen-cli --version "=$version"
+    # lock file need the resolver. --debug: a debug build of the CLI takes
+    # a fraction of a release build's minutes, and it still processes our
+    # module in about a second.
+    cargo install --debug --locked wasm-bindgen-cli --version "=$version" ||
+        cargo install --debug wasm-bindgen-cli --version "=$version"
 fi
 rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
 
