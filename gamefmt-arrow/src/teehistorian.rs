@@ -199,6 +199,9 @@ pub fn export_in_memory(
         _ => e,
     })?;
     let mut walk = Walk::new(file, tables, batch_rows);
+    // The header is the recording's first part: checked whole before the
+    // messages, as `gamefmt validate` checks it.
+    iter.header().validate()?;
     walk.header = Some(iter.header().json().to_owned());
     let mut rows: usize = 0;
     for record in iter.by_ref() {
@@ -352,7 +355,7 @@ impl Walk {
             };
             return Err(gamefmt::Error::truncated(offset).into());
         };
-        let h = Header::parse(text)?;
+        let h = Header::parse_in_file(text.as_bytes())?;
         let s = |v: Option<gamefmt::teehistorian::JsonStr<'_>>| v.map(|v| v.to_string());
         t.file.append_option(self.file.as_deref());
         t.version.append_value(h.version());
@@ -526,6 +529,7 @@ impl Teehistorian {
                 Err(e.into())
             }
             Some(Ok(Item::Header(h))) => {
+                h.validate()?;
                 walk.header = Some(h.json().to_owned());
                 Ok(true)
             }
@@ -533,7 +537,7 @@ impl Teehistorian {
                 walk.header_pieces.extend_from_slice(json);
                 if last {
                     let pieces = std::mem::take(&mut walk.header_pieces);
-                    walk.header = Some(String::from_utf8_lossy(&pieces).into_owned());
+                    walk.header = Some(Header::parse_in_file(&pieces)?.json().to_owned());
                 }
                 Ok(true)
             }

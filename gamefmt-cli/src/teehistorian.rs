@@ -22,28 +22,29 @@ use crate::{CliError, json_line};
 pub struct HeaderText(String);
 
 impl HeaderText {
-    /// The parsed header.
+    /// The parsed header (checked whole when the recording was opened).
     pub fn header(&self) -> Result<Header<'_>, CliError> {
-        Ok(Header::parse(&self.0)?)
+        Ok(Header::parse_in_file(self.0.as_bytes())?)
     }
 }
 
 /// Opens the recording: a reader past its header, and the header's text
-/// (joined from pieces if it came in several).
+/// (joined from pieces if it came in several), checked whole: a damaged
+/// header is the recording's first error, before any message's.
 pub fn open(input: &mut Input) -> Result<(Reader<&mut Input>, HeaderText), CliError> {
     let mut reader = Reader::new(input);
     let mut pieces = Vec::new();
     loop {
         match reader.next() {
             Some(Ok(Item::Header(h))) => {
+                h.validate()?;
                 let text = HeaderText(h.json().to_owned());
                 return Ok((reader, text));
             }
             Some(Ok(Item::HeaderPiece { json, last })) => {
                 pieces.extend_from_slice(json);
                 if last {
-                    let text = String::from_utf8(pieces)
-                        .map_err(|_| CliError::Invalid("header is not UTF-8".into()))?;
+                    let text = Header::parse_in_file(&pieces)?.json().to_owned();
                     return Ok((reader, HeaderText(text)));
                 }
             }

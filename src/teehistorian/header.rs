@@ -223,11 +223,30 @@ impl<'a> Header<'a> {
     /// parse finds a `version` other than the one read (a second
     /// top-level `version` key).
     pub fn validate(&self) -> Result<()> {
-        let whole = Self::parse(self.json()).map_err(|e| e.shifted(MAGIC_LEN))?;
+        let whole = Self::parse_in_file(self.json)?;
         if whole.version != self.version {
             return Err(Error::corrupt("header has two versions", MAGIC_LEN));
         }
         Ok(())
+    }
+
+    /// The header of a file whose text (the bytes between the magic UUID
+    /// and the NUL) is `json`, checked whole as [`Header::parse`] does:
+    /// the text that a [`Reader`](super::Reader) hands over in
+    /// [`Item::HeaderPiece`](super::Item::HeaderPiece)s, joined. Offsets
+    /// are in the file (the text starts at byte 16, after the magic UUID).
+    ///
+    /// # Errors
+    /// [`ErrorKind::InvalidString`] where the text is not UTF-8, then
+    /// those of [`Header::parse`].
+    pub fn parse_in_file(json: &'a [u8]) -> Result<Self> {
+        let text = core::str::from_utf8(json).map_err(|e| {
+            Error::new(
+                ErrorKind::InvalidString,
+                MAGIC_LEN.saturating_add(e.valid_up_to()),
+            )
+        })?;
+        Self::parse(text).map_err(|e| e.shifted(MAGIC_LEN))
     }
 
     /// The header of `json` (valid UTF-8) if its `version` (the raw value)
@@ -751,9 +770,9 @@ fn parse_json<'a>(json: &'a [u8], parse: impl FnOnce(&mut Json<'a>) -> Step) -> 
     // whole, so its depth is checked before every parse.
     check_depth(json)?;
     let mut p = Json { json, at: 0 };
-    parse(&mut p)
-        .and_then(|()| p.end())
-        .map_err(|Invalid| Error::corrupt("header is not a valid JSON object", 0))
+    let parsed = parse(&mut p).and_then(|()| p.end());
+    // Where the parse stopped: the first byte it could not take.
+    parsed.map_err(|Invalid| Error::corrupt("header is not a valid JSON object", p.at))
 }
 
 /// The text is not the JSON [`Json`] reads.
@@ -1259,6 +1278,27 @@ mod tests {
         let deep = "[".repeat(100_000);
         assert!(Header::parse(&deep).is_err());
         assert_eq!(Header::parse(r#"{"version":"1"}"#).unwrap().version(), 1);
+    }
+
+    /// A text that is not JSON fails where the parse stopped: in the
+    /// text, or in the file (16 bytes on, after the magic UUID).
+    #[test]
+    fn bad_header_offsets_say_where() {
+        // The colon after "a" is missing: the parse stops at the `1` (byte
+        // 19), the first byte it cannot take.
+        let text = r#"{"version":"2","a" 1}"#;
+        let e = Header::parse(text).unwrap_err();
+        assert_eq!(
+            (e.kind, e.offset),
+            (ErrorKind::Corrupt("header is not a valid JSON object"), 19)
+        );
+        assert_eq!(
+            Header::parse_in_file(text.as_bytes()).unwrap_err().offset,
+            16 + 19
+        );
+        // Not UTF-8 at byte 3 of the text.
+        let e = Header::parse_in_file(b"{\"v\xff").unwrap_err();
+        assert_eq!((e.kind, e.offset), (ErrorKind::InvalidString, 16 + 3));
     }
 
     /// [`Json`] against serde-json-core 0.6 (the parse it replaced): the
