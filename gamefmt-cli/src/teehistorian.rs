@@ -92,7 +92,40 @@ fn ex_key(ex: &Ex<'_>) -> &'static str {
     ex.name().unwrap_or("unknown")
 }
 
-/// Walks every message; a decoding error other than truncation fails.
+/// What `validate` checks of each message, and `inspect` with it (so that
+/// the two fail at the same first damage): the player state the message
+/// moves, and its EX payload when the UUID is known.
+struct Checks {
+    players: PlayerState<{ gamefmt::teehistorian::MAX_CLIENTS }>,
+}
+
+impl Checks {
+    fn new() -> Self {
+        Self {
+            players: PlayerState::new(),
+        }
+    }
+
+    fn check(&mut self, record: &Record<'_>) -> Result<(), CliError> {
+        // The player state's offsets are relative to the message: the
+        // error is the message's, at its offset (as the Arrow tables say).
+        self.players
+            .apply(&record.message)
+            .map_err(|e| e.shifted(record.offset))?;
+        if let Message::Ex(ex) = record.message {
+            ex.parse().map_err(|e| {
+                CliError::Invalid(format!(
+                    "EX payload of the message at byte offset {}: {} at payload byte {}",
+                    record.offset, e.kind, e.offset
+                ))
+            })?;
+        }
+        Ok(())
+    }
+}
+
+/// Walks every message, with [`Checks`]; a decoding error other than
+/// truncation fails.
 fn facts(input: &mut Input) -> Result<(HeaderText, Facts), CliError> {
     let (mut reader, header) = open(input)?;
     let mut f = Facts {
@@ -103,8 +136,10 @@ fn facts(input: &mut Input) -> Result<(HeaderText, Facts), CliError> {
         last_tick: 0,
         end: End::Eof,
     };
+    let mut checks = Checks::new();
     while let Some(record) = next_record(&mut reader) {
         let record = record?;
+        checks.check(&record)?;
         f.messages = f.messages.saturating_add(1);
         let count = f.counts.entry(record.message.kind().name()).or_default();
         *count = count.saturating_add(1);
@@ -231,24 +266,11 @@ pub fn dump(input: &mut Input, out: &mut dyn Write) -> Result<(), CliError> {
 pub fn validate(input: &mut Input, out: &mut dyn Write) -> Result<(), CliError> {
     let (mut reader, text) = open(input)?;
     let version = text.header()?.version();
-    let mut players = PlayerState::<{ gamefmt::teehistorian::MAX_CLIENTS }>::new();
+    let mut checks = Checks::new();
     let mut messages = 0u64;
     while let Some(record) = next_record(&mut reader) {
-        let record = record?;
+        checks.check(&record?)?;
         messages = messages.saturating_add(1);
-        // The player state's offsets are relative to the message: the
-        // error is the message's, at its offset (as the Arrow tables say).
-        players
-            .apply(&record.message)
-            .map_err(|e| e.shifted(record.offset))?;
-        if let Message::Ex(ex) = record.message {
-            ex.parse().map_err(|e| {
-                CliError::Invalid(format!(
-                    "EX payload of the message at byte offset {}: {} at payload byte {}",
-                    record.offset, e.kind, e.offset
-                ))
-            })?;
-        }
     }
     let end = reader.end();
     not_cut(end)?;

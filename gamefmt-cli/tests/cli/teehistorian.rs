@@ -120,3 +120,61 @@ fn dump_prints_one_line_per_message() {
     let drops = lines.iter().filter(|l| l["kind"] == "DROP").count();
     assert_eq!(drops, 8);
 }
+
+/// On damaged recordings (prefixes and single-byte changes of a corpus
+/// recording), `inspect` fails exactly where and as `validate` does
+/// whenever it fails: both run the same checks of each message, so
+/// neither reports a later damage than the first (before, `inspect`
+/// skipped the player state and said "unknown message id" bytes after
+/// the "player record for a dead player" that `validate` named).
+#[test]
+fn inspect_fails_where_validate_does() {
+    let test = "inspect_fails_where_validate_does";
+    let Some(dir) = common::corpus_subdir(test, "teeworlds/teehistorian") else {
+        return;
+    };
+    let file = dir.join("ddnet-server__dm1-30s-6bots-2dummies-clean.teehistorian");
+    let Ok(data) = std::fs::read(&file) else {
+        eprintln!("SKIPPED {test}: no {}", file.display());
+        return;
+    };
+    let tmp = std::env::temp_dir().join(format!("gamefmt-inspect-validate-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    // Every 61st byte changed (in turn, one per copy), and 40 prefixes.
+    for at in (0..data.len()).step_by(61) {
+        let mut copy = data.clone();
+        copy[at] ^= 0x5a;
+        std::fs::write(tmp.join(format!("byte-{at}.teehistorian")), copy).unwrap();
+    }
+    for i in 0..40 {
+        let cut = data.len() * i / 40;
+        std::fs::write(tmp.join(format!("prefix-{cut}.teehistorian")), &data[..cut]).unwrap();
+    }
+    let said = |command: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_gamefmt"))
+            .args([command, "--jobs", "2"])
+            .arg(&tmp)
+            .output()
+            .unwrap();
+        let prefix = format!("gamefmt: {}/", tmp.display());
+        String::from_utf8(out.stderr)
+            .unwrap()
+            .lines()
+            .filter_map(|l| l.strip_prefix(&prefix))
+            .filter(|l| !l.contains(": warning: "))
+            .filter_map(|l| l.split_once(": "))
+            .map(|(file, message)| (file.to_owned(), message.to_owned()))
+            .collect::<std::collections::BTreeMap<_, _>>()
+    };
+    let (inspect, validate) = (said("inspect"), said("validate"));
+    std::fs::remove_dir_all(&tmp).unwrap();
+    // 90 of the 460 copies fail inspect (the rest read with warnings).
+    assert!(
+        inspect.len() > 50,
+        "{} of the copies failed inspect",
+        inspect.len()
+    );
+    for (file, message) in &inspect {
+        assert_eq!(Some(message), validate.get(file), "{file}");
+    }
+}
