@@ -8,11 +8,11 @@ use std::collections::BTreeMap;
 use std::io::Write;
 
 use gamefmt::Protocol;
-use gamefmt::netmsg::{self, Extended, Game06, Game07, NetMsg, System06, System07};
-use gamefmt::teehistorian::{ClientProtocols, CommandSource, Message, PlayerNames};
-use serde_json::json;
+use gamefmt::netmsg::{self, Chat, ChatChannel, ChatKind, ChatLine, Game07, NetMsg};
+use gamefmt::snapshot::{player_name, players};
+use gamefmt::teehistorian::{ClientProtocols, Message, PlayerNames};
 
-use crate::netmsg::{player_name, players, text};
+use crate::netmsg::text;
 use crate::{CliError, demo, json_line, teehistorian};
 use gamefmt_cli::input::Input;
 
@@ -29,61 +29,36 @@ pub struct Options {
     pub broadcast: bool,
 }
 
-/// One line of chat.
-struct Line {
-    tick: Option<i32>,
-    /// `chat` (a chat message), `command` (a chat command, teehistorian),
-    /// `rcon` (an rcon line or command) or `broadcast`.
-    kind: &'static str,
-    /// Author, −1 for the server.
-    client_id: i32,
-    name: Option<String>,
-    /// `all`, `team`, `whisper`; `alert`, `moderator` for DDNet's alerts.
-    channel: &'static str,
-    message: String,
-}
-
-impl Line {
-    fn write(&self, as_json: bool, out: &mut dyn Write) -> Result<(), CliError> {
-        if as_json {
-            json_line(
-                out,
-                &json!({
-                    "tick": self.tick, "kind": self.kind, "client_id": self.client_id,
-                    "name": self.name, "channel": self.channel, "message": self.message,
-                }),
-            )?;
-            return Ok(());
+/// Writes `line` as text (`TICK\tNAME (CHANNEL): MESSAGE`) or as the
+/// core's serialized [`ChatLine`].
+fn write_line(line: &ChatLine, as_json: bool, out: &mut dyn Write) -> Result<(), CliError> {
+    if as_json {
+        return Ok(json_line(out, line)?);
+    }
+    let who = match (&line.name, line.client_id) {
+        (_, id) if id < 0 => "***".to_owned(),
+        (Some(name), _) => name.clone(),
+        (None, id) => format!("#{id}"),
+    };
+    let tick = line.tick.map_or_else(|| "-".to_owned(), |t| t.to_string());
+    let channel = match (line.kind, line.channel) {
+        (ChatKind::Rcon | ChatKind::Broadcast, ChatChannel::All) => {
+            format!(" ({})", line.kind.name())
         }
-        let who = match (&self.name, self.client_id) {
-            (_, id) if id < 0 => "***".to_owned(),
-            (Some(name), _) => name.clone(),
-            (None, id) => format!("#{id}"),
-        };
-        let tick = self.tick.map_or_else(|| "-".to_owned(), |t| t.to_string());
-        let channel = match (self.kind, self.channel) {
-            ("rcon" | "broadcast", "all") => format!(" ({})", self.kind),
-            (_, "all") => String::new(),
-            (_, c) => format!(" ({c})"),
-        };
-        writeln!(out, "{tick}\t{who}{channel}: {}", self.message)?;
-        Ok(())
-    }
+        (_, ChatChannel::All) => String::new(),
+        (_, c) => format!(" ({})", c.name()),
+    };
+    writeln!(out, "{tick}\t{who}{channel}: {}", line.message)?;
+    Ok(())
 }
 
-fn channel06(team: i32) -> &'static str {
-    match team {
-        1 => "team",
-        2 | 3 => "whisper",
-        _ => "all",
-    }
-}
-
-fn channel07(mode: i32) -> &'static str {
-    match mode {
-        2 => "team",
-        3 => "whisper",
-        _ => "all",
+/// Whether `options` print lines of `kind` (chat and chat commands
+/// always).
+fn wanted(options: Options, kind: ChatKind) -> bool {
+    match kind {
+        ChatKind::Chat | ChatKind::Command => true,
+        ChatKind::Rcon => options.rcon,
+        ChatKind::Broadcast => options.broadcast,
     }
 }
 
@@ -98,57 +73,22 @@ pub fn demo(input: &mut Input, options: Options, out: &mut dyn Write) -> Result<
         let Ok(msg) = netmsg::decode(protocol, msg) else {
             return Ok(());
         };
-        let (kind, client_id, channel, message) = match msg {
-            NetMsg::Game06(Game06::SvChat {
-                team,
-                client_id,
-                message,
-            }) => ("chat", client_id, channel06(team), message),
-            NetMsg::Game07(Game07::SvChat {
-                mode,
-                client_id,
-                message,
-                ..
-            }) => ("chat", client_id, channel07(mode), message),
-            NetMsg::Game07(Game07::SvClientInfo {
-                client_id, info, ..
-            }) => {
-                names07.insert(client_id, text(info.name));
-                return Ok(());
-            }
-            NetMsg::System06(System06::RconLine { line })
-            | NetMsg::System07(System07::RconLine { line })
-                if options.rcon =>
-            {
-                ("rcon", -1, "all", line)
-            }
-            NetMsg::Game06(Game06::SvBroadcast { message })
-            | NetMsg::Game07(Game07::SvBroadcast { message })
-                if options.broadcast =>
-            {
-                ("broadcast", -1, "all", message)
-            }
-            NetMsg::Extended(Extended::SvServerAlert { message }) if options.broadcast => {
-                ("broadcast", -1, "alert", message)
-            }
-            NetMsg::Extended(Extended::SvModeratorAlert { message }) if options.broadcast => {
-                ("broadcast", -1, "moderator", message)
-            }
-            _ => return Ok(()),
+        if let NetMsg::Game07(Game07::SvClientInfo {
+            client_id, info, ..
+        }) = msg
+        {
+            names07.insert(client_id, text(info.name));
+            return Ok(());
+        }
+        let Some(chat) = Chat::of_message(&msg, -1).filter(|c| wanted(options, c.kind)) else {
+            return Ok(());
         };
+        let client_id = chat.client_id;
         let from_snapshot = || player_name(&players(protocol, &rec.snapshot()?), client_id);
         let name = (client_id >= 0)
             .then(|| from_snapshot().or_else(|| names07.get(&client_id).cloned()))
             .flatten();
-        Line {
-            tick,
-            kind,
-            client_id,
-            name,
-            channel,
-            message: text(message),
-        }
-        .write(options.json, out)
+        write_line(&ChatLine::new(tick, &chat, name), options.json, out)
     })?;
     Ok(())
 }
@@ -175,56 +115,27 @@ pub fn teehistorian(
         };
         let line = match record.message {
             Message::PlayerMessage { cid, data } => {
-                let (kind, channel, message) = match netmsg::decode(protocols.get(cid), data) {
-                    Ok(NetMsg::Game06(Game06::ClSay { team, message })) => {
-                        ("chat", if team { "team" } else { "all" }, message)
-                    }
-                    Ok(NetMsg::Game07(Game07::ClSay { mode, message, .. })) => {
-                        ("chat", channel07(mode), message)
-                    }
-                    Ok(
-                        NetMsg::System06(System06::RconCmd { cmd })
-                        | NetMsg::System07(System07::RconCmd { cmd }),
-                    ) if options.rcon => ("rcon", "all", cmd),
-                    _ => continue,
+                let Ok(msg) = netmsg::decode(protocols.get(cid), data) else {
+                    continue;
                 };
-                Line {
-                    tick: Some(record.tick),
-                    kind,
-                    client_id: cid,
-                    name: name(cid),
-                    channel,
-                    message: text(message),
+                match Chat::of_message(&msg, cid) {
+                    Some(chat) if wanted(options, chat.kind) => {
+                        ChatLine::new(Some(record.tick), &chat, name(cid))
+                    }
+                    _ => continue,
                 }
             }
             _ => {
                 let Some(command) = record.message.command() else {
                     continue;
                 };
-                let kind = match command.source {
-                    CommandSource::Chat => "command",
-                    CommandSource::Rcon if options.rcon => "rcon",
+                match ChatLine::of_command(record.tick, &command, name(command.cid)) {
+                    Some(line) if wanted(options, line.kind) => line,
                     _ => continue,
-                };
-                let mut message = String::from_utf8_lossy(command.cmd).into_owned();
-                if kind == "command" {
-                    message.insert(0, '/');
-                }
-                for arg in command.args.iter() {
-                    message.push(' ');
-                    message.push_str(&String::from_utf8_lossy(arg));
-                }
-                Line {
-                    tick: Some(record.tick),
-                    kind,
-                    client_id: command.cid,
-                    name: name(command.cid),
-                    channel: "all",
-                    message,
                 }
             }
         };
-        line.write(options.json, out)?;
+        write_line(&line, options.json, out)?;
     }
     Ok(())
 }

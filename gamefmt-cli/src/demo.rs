@@ -12,8 +12,9 @@ use serde_json::{Value, json};
 use gamefmt::Protocol;
 use gamefmt::netmsg;
 
-use crate::netmsg::{add_names, message_json, player_name, players, players_json};
+use crate::netmsg::{add_names, message_json, players_json};
 use crate::{CliError, json_line};
+use gamefmt::snapshot::{player_name, players};
 use gamefmt_cli::input::Input;
 
 /// Counts and ticks over the whole chunk stream.

@@ -19,8 +19,9 @@ use gamefmt::netmsg::{self, Event, Events, NetStr, VoteResult};
 use gamefmt::teehistorian::{ClientProtocols, PlayerNames};
 use serde_json::{Value, json};
 
-use crate::netmsg::{add_names, players};
+use crate::netmsg::add_names;
 use crate::{CliError, demo, json_line, teehistorian};
+use gamefmt::snapshot::players;
 use gamefmt_cli::input::Input;
 
 /// A race time as DDNet's server announces it (`CGameTeams::OnFinish`:

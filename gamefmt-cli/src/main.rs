@@ -258,7 +258,7 @@ impl std::fmt::Display for CliError {
 }
 
 /// Writes one JSON value on its own line.
-pub fn json_line(out: &mut dyn Write, value: &serde_json::Value) -> io::Result<()> {
+pub fn json_line(out: &mut dyn Write, value: &(impl serde::Serialize + ?Sized)) -> io::Result<()> {
     serde_json::to_writer(&mut *out, value)?;
     out.write_all(b"\n")
 }

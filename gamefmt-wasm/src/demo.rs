@@ -14,7 +14,8 @@ use js_sys::Uint8Array;
 use wasm_bindgen::prelude::*;
 
 use crate::js::{self, Obj, array, decode_error};
-use crate::names::{ChatLine, channel06, channel07, player_name, players};
+use gamefmt::netmsg::{Chat, ChatKind, ChatLine};
+use gamefmt::snapshot::{player_name, players};
 
 /// A Teeworlds/DDNet demo, held in the module's memory.
 #[wasm_bindgen]
@@ -295,38 +296,22 @@ impl DemoFile {
             let Ok(msg) = netmsg::decode(protocol, msg) else {
                 return Ok(true);
             };
-            let (client_id, channel, message) = match msg {
-                NetMsg::Game06(Game06::SvChat {
-                    team,
-                    client_id,
-                    message,
-                }) => (client_id, channel06(team), message),
-                NetMsg::Game07(Game07::SvChat {
-                    mode,
-                    client_id,
-                    message,
-                    ..
-                }) => (client_id, channel07(mode), message),
-                NetMsg::Game07(Game07::SvClientInfo {
-                    client_id, info, ..
-                }) => {
-                    names07.insert(client_id, info.name.to_string());
-                    return Ok(true);
-                }
-                _ => return Ok(true),
+            if let NetMsg::Game07(Game07::SvClientInfo {
+                client_id, info, ..
+            }) = msg
+            {
+                names07.insert(client_id, info.name.to_string());
+                return Ok(true);
+            }
+            let Some(chat) = Chat::of_message(&msg, -1).filter(|c| c.kind == ChatKind::Chat) else {
+                return Ok(true);
             };
+            let client_id = chat.client_id;
             let from_snapshot = || player_name(&players(protocol, &rec.snapshot()?), client_id);
             let name = (client_id >= 0)
                 .then(|| from_snapshot().or_else(|| names07.get(&client_id).cloned()))
                 .flatten();
-            lines.push(ChatLine {
-                tick,
-                kind: "chat",
-                client_id,
-                name,
-                channel,
-                message: message.to_string(),
-            });
+            lines.push(ChatLine::new(tick, &chat, name));
             Ok(true)
         })?;
         js::ser(&lines)

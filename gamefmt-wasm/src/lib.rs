@@ -20,7 +20,6 @@ mod js;
 #[cfg(feature = "teeworlds")]
 mod map;
 #[cfg(feature = "teeworlds")]
-mod names;
 #[cfg(feature = "slippi")]
 mod slippi;
 #[cfg(feature = "teeworlds")]

@@ -8,7 +8,7 @@ use gamefmt::teehistorian::{
 use wasm_bindgen::prelude::*;
 
 use crate::js::{self, Obj, decode_error};
-use crate::names::{ChatLine, channel07};
+use gamefmt::netmsg::{Chat, ChatKind, ChatLine};
 
 /// A DDNet teehistorian recording, held in the module's memory.
 #[wasm_bindgen]
@@ -149,49 +149,29 @@ impl TeehistorianFile {
         for r in self.iter()? {
             let r = r.map_err(decode_error)?;
             clients.apply(&r.message);
-            match r.message {
+            let line = match r.message {
                 Message::PlayerMessage { cid, data } => {
-                    let (channel, message) = match netmsg::decode(clients.protocols.get(cid), data)
-                    {
-                        Ok(NetMsg::Game06(Game06::ClSay { team, message })) => {
-                            (if team { "team" } else { "all" }, message)
-                        }
-                        Ok(NetMsg::Game07(Game07::ClSay { mode, message, .. })) => {
-                            (channel07(mode), message)
+                    let Ok(msg) = netmsg::decode(clients.protocols.get(cid), data) else {
+                        continue;
+                    };
+                    match Chat::of_message(&msg, cid) {
+                        Some(chat) if chat.kind == ChatKind::Chat => {
+                            ChatLine::new(Some(r.tick), &chat, clients.name(cid))
                         }
                         _ => continue,
-                    };
-                    lines.push(ChatLine {
-                        tick: Some(r.tick),
-                        kind: "chat",
-                        client_id: cid,
-                        name: clients.name(cid),
-                        channel,
-                        message: message.to_string(),
-                    });
+                    }
                 }
                 _ => {
                     let Some(command) = r.message.command() else {
                         continue;
                     };
-                    if command.source != CommandSource::Chat {
-                        continue;
+                    match ChatLine::of_command(r.tick, &command, clients.name(command.cid)) {
+                        Some(line) if line.kind == ChatKind::Command => line,
+                        _ => continue,
                     }
-                    let mut message = format!("/{}", String::from_utf8_lossy(command.cmd));
-                    for arg in command.args.iter() {
-                        message.push(' ');
-                        message.push_str(&String::from_utf8_lossy(arg));
-                    }
-                    lines.push(ChatLine {
-                        tick: Some(r.tick),
-                        kind: "command",
-                        client_id: command.cid,
-                        name: clients.name(command.cid),
-                        channel: "all",
-                        message,
-                    });
                 }
-            }
+            };
+            lines.push(line);
         }
         js::ser(&lines)
     }

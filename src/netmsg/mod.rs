@@ -52,6 +52,7 @@
 //! assert_eq!(m.name(), "NETMSG_INPUTTIMING");
 //! ```
 
+mod chat;
 mod event;
 mod fields;
 mod generated;
@@ -60,6 +61,9 @@ mod lists;
 mod string;
 pub mod uuids;
 
+#[cfg(feature = "alloc")]
+pub use chat::ChatLine;
+pub use chat::{Chat, ChatChannel, ChatKind};
 pub use event::{Event, Events, Fed, VoteResult};
 pub use generated::{Extended, Game06, Game07, KINDS, System06, System07};
 pub use info::{ClientInfo06, ClientInfo07, SKIN_PARTS};

@@ -59,6 +59,8 @@ mod create;
 mod delta;
 mod index;
 pub mod objects;
+#[cfg(feature = "alloc")]
+mod players;
 mod view;
 
 #[cfg(feature = "alloc")]
@@ -68,6 +70,8 @@ pub use create::{DeltaCreator, create_delta};
 #[cfg(feature = "alloc")]
 pub use delta::apply_to_vec;
 pub use delta::{DeltaView, ItemDelta, ItemDeltas, apply};
+#[cfg(feature = "alloc")]
+pub use players::{Player, player_name, players};
 pub use view::{Item, Items, SnapshotView};
 
 use uuid::{Uuid, uuid};
