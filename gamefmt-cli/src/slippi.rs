@@ -223,7 +223,7 @@ pub fn inspect(
         "character_names": g
             .map(|g| character_names(&g, f.characters.as_ref()))
             .unwrap_or_default(),
-        "winners": winners.iter().map(|w| json!({"port": w.player_index.saturating_add(1), "position": w.position})).collect::<Vec<_>>(),
+        "winners": winners.as_slice(),
         "is_pal": g.and_then(|g| g.is_pal()),
         "metadata": meta.is_some(),
         "meta_last_frame": meta.and_then(|m| m.last_frame()),

@@ -207,11 +207,7 @@ impl Watch<'_> {
             None => json!({"kind": "game_end", "game": game.number}),
         };
         if let Some(obj) = value.as_object_mut() {
-            let won: Vec<Value> = won
-                .iter()
-                .map(|w| json!({"port": w.player_index.saturating_add(1), "position": w.position}))
-                .collect();
-            obj.insert("winners".into(), json!(won));
+            obj.insert("winners".into(), json!(won.as_slice()));
             obj.insert("last_frame".into(), json!(game.stats.last_frame()));
             obj.insert("end".into(), json!(end.name()));
             obj.insert(

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use gamefmt::demo::{Chunk, ChunkKind, DemoHeader, OwnedBuffers, Reconstructor, message_id};
-use gamefmt::netmsg::{self, Game06, Game07, NetMsg};
+use gamefmt::netmsg::{self, Game07, NetMsg};
 use gamefmt::snapshot::objects::Object;
 use gamefmt::stream::{Decoded, End};
 use gamefmt::zerocopy::IntoBytes;

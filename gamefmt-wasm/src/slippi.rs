@@ -7,7 +7,7 @@ use gamefmt::stream::{Decoded, End};
 use js_sys::{Float32Array, Int32Array, Uint8Array, Uint16Array};
 use wasm_bindgen::prelude::*;
 
-use crate::js::{self, Obj, array, decode_error};
+use crate::js::{self, Obj, decode_error};
 
 /// A Slippi `.slp` replay, held in the module's memory.
 #[wasm_bindgen]
@@ -191,12 +191,7 @@ impl SlippiFile {
     /// 1-based), empty when nobody won.
     pub fn winners(&self) -> Result<JsValue, JsValue> {
         let view = SlippiView::parse(&self.bytes).map_err(decode_error)?;
-        Ok(array(view.winners().iter().map(|w| {
-            Obj::new()
-                .set("port", f64::from(w.player_index.saturating_add(1)))
-                .set("position", f64::from(w.position))
-                .done()
-        })))
+        js::ser(view.winners().as_slice())
     }
 
     /// The stats (the core's `SlippiStats`, slippi-js's computers), as the

@@ -1,9 +1,9 @@
 //! DDNet teehistorian recordings: `TeehistorianFile`, its header, records,
 //! players and chat.
 
-use gamefmt::netmsg::{self, Game06, Game07, NetMsg};
+use gamefmt::netmsg;
 use gamefmt::teehistorian::{
-    ClientProtocols, CommandSource, MAX_CLIENTS, Message, PlayerNames, Record, TeehistorianIter,
+    ClientProtocols, MAX_CLIENTS, Message, PlayerNames, Record, TeehistorianIter,
 };
 use wasm_bindgen::prelude::*;
 

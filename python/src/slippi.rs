@@ -184,18 +184,11 @@ impl Replay {
     /// them (`gamefmt::slippi::winners`): `[{"port": 1, "position": 0}]`;
     /// empty when nobody won. Reads the whole file into memory.
     #[getter]
-    fn winners(mut slf: PyRefMut<'_, Self>) -> PyResult<Py<PyList>> {
+    fn winners(mut slf: PyRefMut<'_, Self>) -> PyResult<PyObject> {
         let py = slf.py();
         let bytes = slf.as_super().input.read_all(py)?;
         let view = SlippiView::parse(bytes.as_bytes(py)).map_err(error::decode)?;
-        let list = PyList::empty(py);
-        for w in view.winners() {
-            list.append(dict!(py, {
-                "port" => w.player_index.saturating_add(1),
-                "position" => w.position,
-            })?)?;
-        }
-        Ok(list.unbind())
+        Ok(pythonize::pythonize(py, view.winners().as_slice())?.unbind())
     }
 
     /// The game's stats (`gamefmt::slippi::stats`: slippi-js 9.1.2's

@@ -254,13 +254,19 @@ mod owned {
     }
 
     #[cfg(feature = "serde")]
-    #[allow(clippy::trivially_copy_pass_by_ref)] // serde's signature
+    #[allow(
+        clippy::trivially_copy_pass_by_ref,
+        reason = "serde's serialize_with signature"
+    )]
     fn kind_name<S: serde::Serializer>(kind: &ChatKind, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(kind.name())
     }
 
     #[cfg(feature = "serde")]
-    #[allow(clippy::trivially_copy_pass_by_ref)] // serde's signature
+    #[allow(
+        clippy::trivially_copy_pass_by_ref,
+        reason = "serde's serialize_with signature"
+    )]
     fn channel_name<S: serde::Serializer>(channel: &ChatChannel, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(channel.name())
     }

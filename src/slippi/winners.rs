@@ -42,6 +42,18 @@ pub struct Placement {
     pub position: i8,
 }
 
+/// `{"port", "position"}`: the port 1-based, as every Slippi port of the
+/// vocabulary.
+#[cfg(feature = "serde")]
+impl serde::Serialize for Placement {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        crate::vocabulary::map!(s, {
+            "port" => u16::from(self.player_index).saturating_add(1),
+            "position" => self.position,
+        })
+    }
+}
+
 /// The winners of a game: empty when nobody won or it cannot be told.
 pub type Winners = heapless::Vec<Placement, PORTS>;
 

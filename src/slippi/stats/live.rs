@@ -169,29 +169,10 @@ mod ser {
     use serde::{Serialize, Serializer};
 
     use super::{GameEndEvent, PunishEvent, StatsEvent, StockEvent};
-    use crate::slippi::Placement;
     use crate::vocabulary::entries;
 
     fn port(index: u8) -> u16 {
         u16::from(index).saturating_add(1)
-    }
-
-    struct Winner<'a>(&'a Placement);
-
-    impl Serialize for Winner<'_> {
-        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-            crate::vocabulary::map!(s, {
-                "port" => port(self.0.player_index), "position" => self.0.position,
-            })
-        }
-    }
-
-    struct Winners<'a>(&'a [Placement]);
-
-    impl Serialize for Winners<'_> {
-        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-            s.collect_seq(self.0.iter().map(Winner))
-        }
     }
 
     fn punish<M: serde::ser::SerializeMap>(map: &mut M, e: &PunishEvent) -> Result<(), M::Error> {
@@ -229,7 +210,7 @@ mod ser {
             .map(port);
         entries!(map, {
             "frame" => e.frame, "method" => e.method, "lras_initiator" => lras,
-            "winners" => Winners(&e.winners),
+            "winners" => e.winners.as_slice(),
         });
         Ok(())
     }
