@@ -43,17 +43,8 @@ fn write(
     name_of: impl Fn(i32) -> Option<String>,
 ) -> Result<(), CliError> {
     let mut value = serde_json::to_value(event).unwrap_or(Value::Null);
-    let has_name = matches!(value.get("name"), Some(Value::String(_)));
     if let Value::Object(fields) = &mut value {
         fields.insert("tick".into(), json!(tick));
-        // The core's events name clients `cid`; `add_names` reads `client_id`.
-        if !has_name && let Some(cid) = fields.get("cid").cloned() {
-            let mut named = json!({ "client_id": cid });
-            add_names(&mut named, &name_of);
-            if let Some(name) = named.get("name") {
-                fields.insert("name".into(), name.clone());
-            }
-        }
     }
     add_names(&mut value, &name_of);
     if as_json {

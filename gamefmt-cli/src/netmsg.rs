@@ -15,15 +15,17 @@ pub fn message_json(msg: &NetMsg<'_>) -> Value {
     serde_json::to_value(msg).unwrap_or(Value::Null)
 }
 
-/// Adds the names of the clients a message's JSON names (`client_id` →
-/// `name`, `killer` → `killer_name`, `victim` → `victim_name`), as far as
-/// `name_of` knows them.
+/// Adds the names of the clients a message's or an event's JSON names
+/// (`client_id` or `cid` → `name`, `killer` → `killer_name`, `victim` →
+/// `victim_name`), as far as `name_of` knows them and the JSON has no such
+/// string already (a join's own `name` stays; a `null` one is filled).
 pub fn add_names(message: &mut Value, name_of: impl Fn(i32) -> Option<String>) {
     let Value::Object(fields) = message else {
         return;
     };
     for (id_key, name_key) in [
         ("client_id", "name"),
+        ("cid", "name"),
         ("killer", "killer_name"),
         ("victim", "victim_name"),
     ] {
@@ -32,7 +34,10 @@ pub fn add_names(message: &mut Value, name_of: impl Fn(i32) -> Option<String>) {
             .and_then(Value::as_i64)
             .and_then(|id| i32::try_from(id).ok())
             .and_then(&name_of);
-        if let Some(name) = name {
+        // Filled, unless the JSON names the client itself.
+        if let Some(name) = name
+            && !fields.get(name_key).is_some_and(Value::is_string)
+        {
             fields.insert(name_key.into(), json!(name));
         }
     }
