@@ -118,8 +118,8 @@
 //!   output on the corpus. [`Format`] is `#[non_exhaustive]`, so a
 //!   surface cannot match it exhaustively: each has a test that walks
 //!   [`Format::ALL`] and fails until the surface handles a new format
-//!   (`gamefmt-cli/tests/cli/registry.rs`, `gamefmt-ffi/tests/registry.rs`,
-//!   `gamefmt-arrow/tests/registry.rs`).
+//!   (`gamefmt-cli/tests/cli/registry.rs`, `gamefmt-ffi/tests/ffi/registry.rs`,
+//!   `gamefmt-arrow/tests/arrow/registry.rs`).
 //!
 //! # Example
 //!

@@ -143,7 +143,7 @@ impl Table {
     }
 
     /// The tables of one input format: the run of [`Table::all`] whose
-    /// [`input_format`](Self::input_format) it is (`tests/registry.rs`
+    /// [`input_format`](Self::input_format) it is (`tests/arrow/registry.rs`
     /// holds every format's run non-empty and contiguous).
     #[must_use]
     pub fn of(format: Format) -> &'static [Self] {

@@ -21,7 +21,7 @@ fn header_is_current() {
     let committed = std::fs::read(&path).unwrap_or_default();
     assert!(
         committed == generated,
-        "{} is stale: run GAMEFMT_BLESS=1 cargo test -p gamefmt-ffi --test header",
+        "{} is stale: run GAMEFMT_BLESS=1 cargo test -p gamefmt-ffi --test ffi -- header::",
         path.display()
     );
 }

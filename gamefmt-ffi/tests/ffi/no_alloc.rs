@@ -6,16 +6,10 @@
 //! would allocate nothing too).
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
-#[path = "../../tests/common/counting_alloc.rs"]
-mod counting_alloc;
-
 use core::ptr::null_mut;
 
-use counting_alloc::{CountingAlloc, allocations_during};
+use crate::counting_alloc::allocations_during;
 use gamefmt_ffi::*;
-
-#[global_allocator]
-static ALLOC: CountingAlloc = CountingAlloc;
 
 #[test]
 fn teehistorian_push_decoding() {

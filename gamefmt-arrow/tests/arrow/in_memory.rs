@@ -11,8 +11,7 @@
     reason = "test"
 )]
 
-#[path = "../../tests/common/mod.rs"]
-mod common;
+use crate::common;
 
 use std::io::Cursor;
 
