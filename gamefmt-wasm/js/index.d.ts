@@ -289,6 +289,18 @@ export declare class SlippiFile {
   end(): End;
   gameStart(): SlippiEvent | null;
   gameEnd(): SlippiEvent | null;
+  /** Game Start once slippi-js's `getSettings()` would give it (players'
+   * `character` with the pre-1.6.0 Zelda/Sheik fix), else null. */
+  settings(): SlippiEvent | null;
+  /** Every event in file order as columns of the vocabulary's keys:
+   * `order` names each event's table; a table holds one kind's events,
+   * one Float64Array per key (booleans 0/1, text left out) and, for a
+   * key with missing values, `present` (0 where missing). Game Start,
+   * Game End and the events frames do not hold are in `order` only. */
+  eventColumns(): {
+    order: Uint8Array;
+    tables: { kind: string; rows: number; columns: Record<string, Float64Array>; present: Record<string, Uint8Array> }[];
+  };
   metadata(): Record<string, unknown> | null;
   winners(): { port: number; position: number }[];
   /** The core's stats (slippi-js's computers) in the one vocabulary. */

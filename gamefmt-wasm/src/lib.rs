@@ -13,6 +13,8 @@
 //! The JavaScript wrapper (`gamefmt-wasm/js/index.js`) loads the module,
 //! registers the error class and adds `open(bytes)`.
 
+#[cfg(feature = "slippi")]
+mod columns;
 mod decoder;
 #[cfg(feature = "teeworlds")]
 mod demo;

@@ -2,11 +2,14 @@
 //! winners, stats and frames as typed-array columns.
 
 use gamefmt::slippi::ubjson::{self, Value};
-use gamefmt::slippi::{Decoder, Event, Item, SlippiStats, SlippiView};
+use gamefmt::slippi::{
+    Decoder, Event, GameStart, Item, SlippiStats, SlippiView, StartingCharacters, character_name,
+};
 use gamefmt::stream::{Decoded, End};
 use js_sys::{Float32Array, Int32Array, Uint8Array, Uint16Array};
 use wasm_bindgen::prelude::*;
 
+use crate::columns::{EventColumns, NotFlat};
 use crate::js::{self, Obj, decode_error};
 
 /// A Slippi `.slp` replay, held in the module's memory.
@@ -157,6 +160,74 @@ impl SlippiFile {
             Ok(true)
         })?;
         Ok(found)
+    }
+
+    /// Game Start once slippi-js's `getSettings()` would give it: from
+    /// 1.6.0 at once, before that after the first Post-Frame Update past
+    /// frame −123, each player's `character` (and `character_name`) the
+    /// starting character with the pre-1.6.0 Zelda/Sheik fix
+    /// (`StartingCharacters`); `null` when the file never gets there.
+    pub fn settings(&self) -> Result<JsValue, JsValue> {
+        let mut found: Option<(GameStart<'_>, StartingCharacters)> = None;
+        walk(&self.bytes, |_, item, d| {
+            match item {
+                Item::Event(Event::GameStart(g)) if found.is_none() => {
+                    found = Some((g, StartingCharacters::new(&g)));
+                }
+                Item::Event(Event::PostFrame(p)) => {
+                    if let Some((_, c)) = found.as_mut() {
+                        c.observe(&p);
+                    }
+                }
+                _ => {}
+            }
+            Ok(d.in_raw() && !found.as_ref().is_some_and(|(_, c)| c.is_complete()))
+        })?;
+        let Some((g, characters)) = found.filter(|(_, c)| c.is_complete()) else {
+            return Ok(JsValue::NULL);
+        };
+        let out = js::ser(&Event::GameStart(g))?;
+        let players = js_sys::Reflect::get(&out, &"players".into())?;
+        // The serialized players are Game Start's `players()`, in order.
+        for (player, (index, _)) in js_sys::Array::from(&players).iter().zip(g.players()) {
+            if let Some(c) = characters.get(index) {
+                Obj::wrap(player.into())
+                    .set("character", f64::from(c))
+                    .ser("character_name", &character_name(c))?;
+            }
+        }
+        Ok(out)
+    }
+
+    /// Every event of the raw array in file order as columns (see
+    /// `EventColumns::into_js`): `{order, tables: [{kind, rows, columns,
+    /// present}]}`, each table one kind's events, each column one key of
+    /// the core's serialized event as a `Float64Array` (booleans 0/1,
+    /// `f32` exactly, text left out). Game Start, Game End and the events
+    /// frames do not hold (Event Payloads, Gecko List, Message Splitter,
+    /// unknown) are in the order without their fields. The fast way to hand a
+    /// whole replay's frames to JavaScript.
+    #[wasm_bindgen(js_name = eventColumns)]
+    pub fn event_columns(&self) -> Result<JsValue, JsValue> {
+        let mut out = EventColumns::default();
+        let refused = |e: NotFlat| js::error("serialize", &e.to_string(), 0);
+        walk(&self.bytes, |_, item, d| {
+            if let Item::Event(e) = item {
+                match e {
+                    Event::FrameStart(_)
+                    | Event::PreFrame(_)
+                    | Event::PostFrame(_)
+                    | Event::ItemUpdate(_)
+                    | Event::FrameBookend(_)
+                    | Event::FodPlatform(_)
+                    | Event::Whispy(_)
+                    | Event::StadiumTransformation(_) => out.push(e.name(), &e).map_err(refused)?,
+                    _ => out.push_kind(e.name()).map_err(refused)?,
+                }
+            }
+            Ok(d.in_raw())
+        })?;
+        Ok(out.into_js())
     }
 
     /// Game End as the core serializes it, or `null`.

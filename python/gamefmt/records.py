@@ -65,9 +65,18 @@ class SlippiPlayer(TypedDict):
     costume: _Int
     team_id: _Int
     cpu_level: _Int
+    team_shade: _Int
+    handicap: _Int
+    offense_ratio: _Float
+    defense_ratio: _Float
+    model_scale: _Float
+    dashback_fix: _Int
+    shield_drop_fix: _Int
     name_tag: Optional[str]
     display_name: Optional[str]
     connect_code: Optional[str]
+    """Names decoded from Shift-JIS as the console shows them (``ABCD#123``)."""
+    user_id: Optional[str]
 
 
 class _GameStartFields(TypedDict):
@@ -79,6 +88,25 @@ class _GameStartFields(TypedDict):
     is_teams: _Bool
     game_mode: _Int
     random_seed: _Int
+    timer_type: _Int
+    timer_seconds: _Int
+    friendly_fire: _Bool
+    item_spawn_behavior: _Int
+    item_spawn_bitfields: Optional[List[int]]
+    game_bitfield1: _Int
+    game_bitfield2: _Int
+    game_bitfield3: _Int
+    game_bitfield4: _Int
+    bomb_rain: _Int
+    self_destruct_score: _Int
+    damage_ratio: _Float
+    is_frozen_ps: _Bool
+    minor_scene: _Int
+    major_scene: _Int
+    language: _Int
+    match_id: Optional[str]
+    game_number: _Int
+    tiebreaker_number: _Int
     players: List[SlippiPlayer]
 
 
@@ -111,6 +139,7 @@ class PreFrame(_Event):
     physical_buttons: _Int
     physical_l: _Float
     physical_r: _Float
+    raw_joystick_x: _Int
     percent: _Float
 
 
@@ -137,8 +166,17 @@ class PostFrame(_Event):
     jumps_remaining: _Int
     l_cancel_status: _Int
     hurtbox_state: _Int
+    misc_action_state: _Float
+    last_ground_id: _Int
+    self_induced_air_x_speed: _Float
+    self_induced_y_speed: _Float
+    attack_based_x_speed: _Float
+    attack_based_y_speed: _Float
+    self_induced_ground_x_speed: _Float
     hitlag_remaining: _Float
     animation_index: _Int
+    instance_hit_by: _Int
+    instance_id: _Int
 
 
 class GameEnd(_Event):
@@ -164,12 +202,18 @@ class ItemUpdate(_Event):
     spawn_id: _Int
     x: _Float
     y: _Float
+    facing_direction: _Float
     velocity_x: _Float
     velocity_y: _Float
     damage_taken: _Int
     expiration_timer: _Float
     owner: _Int
     """The owner's port (1-based), None for none."""
+    missile_type: _Int
+    turnip_face: _Int
+    charge_shot_launched: _Int
+    charge_power: _Int
+    instance_id: _Int
 
 
 class FrameBookend(_Event):

@@ -22,6 +22,7 @@
 
 use serde::{Serialize, Serializer};
 
+use super::live::name_chars;
 use super::{
     Event, GameStart, PlayerSlot, PostFrame, PreFrame, character_name, internal_character_name,
     stage_name,
@@ -83,10 +84,38 @@ impl Serialize for Player<'_> {
             "costume" => p.costume(),
             "team_id" => p.team_id(),
             "cpu_level" => p.cpu_level(),
-            "name_tag" => g.name_tag(i).map(LossyStr),
-            "display_name" => g.display_name(i).map(LossyStr),
-            "connect_code" => g.connect_code(i).map(LossyStr),
+            "team_shade" => p.team_shade(),
+            "handicap" => p.handicap(),
+            "offense_ratio" => p.offense_ratio(),
+            "defense_ratio" => p.defense_ratio(),
+            "model_scale" => p.model_scale(),
+            "dashback_fix" => g.dashback_fix(i),
+            "shield_drop_fix" => g.shield_drop_fix(i),
+            "name_tag" => g.name_tag(i).map(SjisName),
+            "display_name" => g.display_name(i).map(SjisName),
+            "connect_code" => g.connect_code(i).map(SjisName),
+            "user_id" => g.slippi_uid(i).map(LossyStr),
         })
+    }
+}
+
+/// A Shift-JIS name (name tag, display name, connect code) as the
+/// console shows it and slippi-js reads it ([`name_chars`]: full-width
+/// forms half-width, so a connect code's `＃` is `#`).
+struct SjisName<'a>(&'a [u8]);
+
+impl Serialize for SjisName<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(&NameDisplay(self.0))
+    }
+}
+
+/// [`SjisName`]'s characters, written one by one.
+struct NameDisplay<'a>(&'a [u8]);
+
+impl core::fmt::Display for NameDisplay<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        name_chars(self.0).try_for_each(|c| core::fmt::Write::write_char(f, c))
     }
 }
 
@@ -114,6 +143,25 @@ fn game_start<S: Serializer>(s: S, code: u8, g: &GameStart<'_>) -> Result<S::Ok,
         "is_teams" => g.is_teams(),
         "game_mode" => g.game_mode(),
         "random_seed" => g.random_seed(),
+        "timer_type" => g.timer_type(),
+        "timer_seconds" => g.timer_seconds(),
+        "friendly_fire" => g.friendly_fire(),
+        "item_spawn_behavior" => g.item_spawn_behavior(),
+        "item_spawn_bitfields" => g.item_spawn_bitfields().as_ref().map(<[u8; 5]>::as_slice),
+        "game_bitfield1" => g.game_bitfield1(),
+        "game_bitfield2" => g.game_bitfield2(),
+        "game_bitfield3" => g.game_bitfield3(),
+        "game_bitfield4" => g.game_bitfield4(),
+        "bomb_rain" => g.bomb_rain(),
+        "self_destruct_score" => g.self_destruct_score(),
+        "damage_ratio" => g.damage_ratio(),
+        "is_frozen_ps" => g.is_frozen_ps(),
+        "minor_scene" => g.minor_scene(),
+        "major_scene" => g.major_scene(),
+        "language" => g.language(),
+        "match_id" => g.match_id().map(LossyStr),
+        "game_number" => g.game_number(),
+        "tiebreaker_number" => g.tiebreaker_number(),
         "players" => Players(*g),
     })
 }
@@ -135,7 +183,8 @@ fn pre_frame<S: Serializer>(s: S, code: u8, e: &PreFrame<'_>) -> Result<S::Ok, S
         "joystick_y" => e.joystick_y(), "cstick_x" => e.cstick_x(), "cstick_y" => e.cstick_y(),
         "trigger" => e.trigger(), "buttons" => e.buttons(),
         "physical_buttons" => e.physical_buttons(), "physical_l" => e.physical_l(),
-        "physical_r" => e.physical_r(), "percent" => e.percent(),
+        "physical_r" => e.physical_r(), "raw_joystick_x" => e.raw_joystick_x(),
+        "percent" => e.percent(),
     })
 }
 
@@ -153,7 +202,14 @@ fn post_frame<S: Serializer>(s: S, code: u8, e: &PostFrame<'_>) -> Result<S::Ok,
         "action_state_frame_counter" => e.action_state_frame_counter(),
         "is_airborne" => e.is_airborne(), "jumps_remaining" => e.jumps_remaining(),
         "l_cancel_status" => e.l_cancel_status(), "hurtbox_state" => e.hurtbox_state(),
+        "misc_action_state" => e.misc_action_state(), "last_ground_id" => e.last_ground_id(),
+        "self_induced_air_x_speed" => e.self_induced_air_x_speed(),
+        "self_induced_y_speed" => e.self_induced_y_speed(),
+        "attack_based_x_speed" => e.attack_based_x_speed(),
+        "attack_based_y_speed" => e.attack_based_y_speed(),
+        "self_induced_ground_x_speed" => e.self_induced_ground_x_speed(),
         "hitlag_remaining" => e.hitlag_remaining(), "animation_index" => e.animation_index(),
+        "instance_hit_by" => e.instance_hit_by(), "instance_id" => e.instance_id(),
     })
 }
 
@@ -180,9 +236,13 @@ impl Serialize for Event<'_> {
                 "kind" => "item_update", "code" => code, "frame" => e.frame(),
                 "type" => e.type_id(), "state" => e.state(), "spawn_id" => e.spawn_id(),
                 "x" => e.position_x(), "y" => e.position_y(),
+                "facing_direction" => e.facing_direction(),
                 "velocity_x" => e.velocity_x(), "velocity_y" => e.velocity_y(),
                 "damage_taken" => e.damage_taken(), "expiration_timer" => e.expiration_timer(),
                 "owner" => signed_port(e.owner()),
+                "missile_type" => e.missile_type(), "turnip_face" => e.turnip_face(),
+                "charge_shot_launched" => e.charge_shot_launched(),
+                "charge_power" => e.charge_power(), "instance_id" => e.instance_id(),
             }),
             Self::FrameBookend(e) => map!(s, {
                 "kind" => "frame_bookend", "code" => code, "frame" => e.frame(),
