@@ -258,8 +258,8 @@ class DemoWriter:
     binary file-like object with write() (its header patched through seek()
     at the end when seekable(), else finish() returns the patch)."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         dest: str | os.PathLike[str] | IO[bytes] | None = None,
         *,
         map_name: str,
@@ -271,7 +271,7 @@ class DemoWriter:
         kind: str = "server",
         timestamp: str = "1970-01-01_00-00-00",
         trailing_zero: bool = False,
-    ) -> None: ...
+    ) -> DemoWriter: ...
     def snapshot(
         self, tick: int, snap: bytes | bytearray | memoryview | Sequence[tuple[int, int, Sequence[int]]]
     ) -> None:
