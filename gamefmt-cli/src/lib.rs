@@ -1,7 +1,8 @@
 //! The inputs of the `gamefmt` command, as a library: paths expanded
 //! (directories recursively, `-` for stdin), each opened as one stream of
 //! bytes and decompressed on the fly (gzip, zstd, xz), with the progress
-//! bar they count into. The command itself is `src/main.rs`; the decoders
+//! bar they count into; and `gamefmt watch` ([`watch`]), which Python's
+//! `gamefmt.watch` runs too. The command itself is `src/main.rs`; the decoders
 //! are the `gamefmt` crate.
 //!
 //! ```
@@ -12,3 +13,4 @@
 //! ```
 
 pub mod input;
+pub mod watch;

@@ -35,7 +35,6 @@ mod netmsg;
 mod slippi;
 mod stats;
 mod teehistorian;
-mod watch;
 
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -45,6 +44,7 @@ use clap::{Args, Parser, Subcommand};
 use gamefmt::{Format, Warning};
 
 use gamefmt_cli::input::Input;
+use gamefmt_cli::watch;
 
 #[derive(Parser)]
 #[command(

@@ -24,6 +24,29 @@
 //! there was one, `winners` by slippi-js's rules, the last frame, how the
 //! events ended, and the recorded file). Each line is written and flushed
 //! when the event that decides it has arrived.
+//!
+//! The same watch is a library ([`watch`] with a [`Sink`] of its lines):
+//! Python's `gamefmt.watch` iterates over the lines as dicts.
+//!
+//! ```
+//! # fn main() -> std::io::Result<()> {
+//! use gamefmt_cli::watch::{Options, Sink, watch};
+//! struct Lines(Vec<serde_json::Value>);
+//! impl Sink for Lines {
+//!     fn line(&mut self, value: serde_json::Value) -> std::io::Result<()> {
+//!         self.0.push(value);
+//!         Ok(())
+//!     }
+//! }
+//! let path = std::env::temp_dir().join("gamefmt-watch-doctest.slp");
+//! std::fs::write(&path, gamefmt::slippi::SAMPLE)?;
+//! let mut lines = Lines(Vec::new());
+//! let options = Options { idle: Some(std::time::Duration::from_millis(100)), ..Options::default() };
+//! watch(path.to_str().unwrap_or_default(), &options, &mut lines).map_err(std::io::Error::other)?;
+//! assert_eq!(lines.0.first().and_then(|l| l["kind"].as_str()), Some("game_start"));
+//! assert_eq!(lines.0.last().and_then(|l| l["kind"].as_str()), Some("game_end"));
+//! # Ok(()) }
+//! ```
 
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Write};
@@ -43,8 +66,6 @@ use gamefmt::slippi::{
 };
 use gamefmt::stream::{Decoded, End, ReadError, Reader};
 use serde_json::{Value, json};
-
-use crate::json_line;
 
 /// How often a file or folder is polled for new bytes.
 const POLL: Duration = Duration::from_millis(20);
@@ -74,6 +95,52 @@ pub struct WatchArgs {
     start_at: Option<String>,
 }
 
+/// How a watch runs (the command's options).
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Keep each game as `DIR/Game_YYYYMMDDTHHMMSS.slp` (`--record`).
+    pub record: Option<PathBuf>,
+    /// The `startAt` written in recorded files (`--start-at`).
+    pub start_at: Option<String>,
+    /// Stop once the first game has ended (`--exit-on-game-end`).
+    pub exit_on_game_end: bool,
+    /// Stop after this long without a new byte (`--idle-timeout`).
+    pub idle: Option<Duration>,
+}
+
+/// Where a watch's output goes: its lines, each game's final stats, its
+/// warnings.
+pub trait Sink {
+    /// One line (a JSON object with `kind` and `game`), as it happens.
+    ///
+    /// # Errors
+    /// The line cannot be delivered: the watch stops with this error.
+    fn line(&mut self, value: Value) -> io::Result<()>;
+
+    /// Game `game`'s stats, finished, just before its `game_end` line
+    /// (the command prints none; Python keeps them).
+    ///
+    /// # Errors
+    /// As [`Sink::line`].
+    fn stats(&mut self, game: u32, stats: &SlippiStats) -> io::Result<()> {
+        let _ = (game, stats);
+        Ok(())
+    }
+
+    /// Something worth saying that does not stop the watch (a damaged
+    /// file in a folder, console data out of sequence): on stderr by
+    /// default.
+    fn warning(&mut self, message: &str) {
+        eprintln!("gamefmt: {message}");
+    }
+
+    /// Whether the consumer is gone: checked while waiting for bytes, so
+    /// that a watch of a file or folder stops without a new line.
+    fn stopped(&self) -> bool {
+        false
+    }
+}
+
 /// One game being followed.
 struct Game {
     number: u32,
@@ -90,7 +157,7 @@ struct Game {
 
 /// The watch: games in, JSON lines out.
 struct Watch<'o> {
-    out: &'o mut dyn Write,
+    out: &'o mut dyn Sink,
     record: Option<PathBuf>,
     start_at: Option<String>,
     /// The console's nick, once its handshake came.
@@ -104,13 +171,12 @@ struct Watch<'o> {
 
 impl Watch<'_> {
     /// Whether watching should stop (`--exit-on-game-end` and a game ended).
-    const fn done(&self) -> bool {
-        self.exit_on_game_end && self.ended > 0
+    fn done(&self) -> bool {
+        (self.exit_on_game_end && self.ended > 0) || self.out.stopped()
     }
 
-    fn line(&mut self, value: &Value) -> io::Result<()> {
-        json_line(self.out, value)?;
-        self.out.flush()
+    fn line(&mut self, value: Value) -> io::Result<()> {
+        self.out.line(value)
     }
 
     /// A new game starts (its events come next): the previous one, if
@@ -170,7 +236,7 @@ impl Watch<'_> {
             Event::GameEnd(e) => game.end = Some(e.bytes().to_vec()),
             _ => {}
         }
-        for l in &lines {
+        for l in lines {
             self.line(l)?;
         }
         if event.code() == CMD_GAME_END {
@@ -189,6 +255,7 @@ impl Watch<'_> {
         };
         game.over = true;
         game.stats.finish();
+        self.out.stats(game.number, &game.stats)?;
         let recorded = match game.recorder.take() {
             Some((path, r)) => {
                 r.finish()?.flush()?;
@@ -216,7 +283,7 @@ impl Watch<'_> {
             );
         }
         self.ended = self.ended.saturating_add(1);
-        self.line(&value)
+        self.line(value)
     }
 }
 
@@ -264,10 +331,24 @@ fn free_name(dir: &Path, start_at: &str) -> PathBuf {
 }
 
 /// Why watching stopped early.
-enum Stop {
+#[derive(Debug)]
+pub enum Stop {
+    /// Reading the source or delivering a line failed.
     Io(io::Error),
+    /// The replay is damaged (its game's `game_end` line was delivered).
     Decode(gamefmt::Error),
 }
+
+impl std::fmt::Display for Stop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Io(e) => e.fmt(f),
+            Self::Decode(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for Stop {}
 
 impl From<io::Error> for Stop {
     fn from(e: io::Error) -> Self {
@@ -275,39 +356,29 @@ impl From<io::Error> for Stop {
     }
 }
 
+/// The command's lines: JSON on standard output, flushed each.
+struct Stdout<'a>(io::StdoutLock<'a>);
+
+impl Sink for Stdout<'_> {
+    fn line(&mut self, value: Value) -> io::Result<()> {
+        serde_json::to_writer(&mut self.0, &value)?;
+        self.0.write_all(b"\n")?;
+        self.0.flush()
+    }
+}
+
 /// `gamefmt watch`.
 pub fn run(args: &WatchArgs) -> ExitCode {
-    let stdout = io::stdout();
-    let mut out = stdout.lock();
-    if let Some(dir) = &args.record
-        && let Err(e) = std::fs::create_dir_all(dir)
-    {
-        eprintln!("gamefmt: {}: {e}", dir.display());
-        return ExitCode::from(2);
-    }
-    let mut watch = Watch {
-        out: &mut out,
+    let options = Options {
         record: args.record.clone(),
         start_at: args.start_at.clone(),
-        nick: None,
-        game: None,
-        games: 0,
-        ended: 0,
         exit_on_game_end: args.exit_on_game_end,
+        idle: args
+            .idle_timeout
+            .and_then(|s| Duration::try_from_secs_f64(s).ok()),
     };
-    let idle = args
-        .idle_timeout
-        .and_then(|s| Duration::try_from_secs_f64(s).ok());
-    let path = Path::new(&args.source);
-    let result = if path.is_dir() {
-        folder(path, &mut watch, idle)
-    } else if path.is_file() || args.source.ends_with(".slp") {
-        follow(path, &mut watch, idle, &mut || false).map(|_| ())
-    } else {
-        console(&args.source, &mut watch, idle)
-    };
-    let result = result.and_then(|()| watch.game_over(End::Eof).map_err(Stop::Io));
-    match result {
+    let mut out = Stdout(io::stdout().lock());
+    match watch(&args.source, &options, &mut out) {
         Ok(()) => ExitCode::SUCCESS,
         Err(Stop::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(Stop::Io(e)) => {
@@ -319,6 +390,42 @@ pub fn run(args: &WatchArgs) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Watches `source` (a `.slp` file being written, a folder where Dolphin
+/// writes replays, or `HOST:PORT` of a console or relay), handing each
+/// line to `out` as it happens, until the source ends (a file's game
+/// ended, a console closed), the idle timeout, `--exit-on-game-end`'s
+/// first game end, or [`Sink::stopped`].
+///
+/// # Errors
+/// The source cannot be read (or created, for `record`), `out` refuses a
+/// line, or a followed replay is damaged.
+pub fn watch(source: &str, options: &Options, out: &mut dyn Sink) -> Result<(), Stop> {
+    if let Some(dir) = &options.record {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", dir.display())))?;
+    }
+    let mut watch = Watch {
+        out,
+        record: options.record.clone(),
+        start_at: options.start_at.clone(),
+        nick: None,
+        game: None,
+        games: 0,
+        ended: 0,
+        exit_on_game_end: options.exit_on_game_end,
+    };
+    let idle = options.idle;
+    let path = Path::new(source);
+    let result = if path.is_dir() {
+        folder(path, &mut watch, idle)
+    } else if path.is_file() || source.ends_with(".slp") {
+        follow(path, &mut watch, idle, &mut || false).map(|_| ())
+    } else {
+        console(source, &mut watch, idle)
+    };
+    result.and_then(|()| watch.game_over(End::Eof).map_err(Stop::Io))
 }
 
 /// Whether `idle` has passed since `since`.
@@ -350,7 +457,11 @@ fn follow(
     let mut file = loop {
         match File::open(path) {
             Ok(f) => break f,
-            Err(e) if e.kind() == io::ErrorKind::NotFound && !idle_over(idle, since) => {
+            Err(e)
+                if e.kind() == io::ErrorKind::NotFound
+                    && !idle_over(idle, since)
+                    && !watch.out.stopped() =>
+            {
                 std::thread::sleep(POLL);
             }
             Err(e) => return Err(e.into()),
@@ -399,7 +510,7 @@ fn follow(
                 watch.game_over(decoder.end(pending.len()))?;
                 return Ok(Followed::Switched);
             }
-            if idle_over(idle, since) {
+            if idle_over(idle, since) || watch.out.stopped() {
                 return Ok(Followed::Idle);
             }
             std::thread::sleep(POLL);
@@ -442,7 +553,7 @@ fn folder(dir: &Path, watch: &mut Watch<'_>, idle: Option<Duration>) -> Result<(
             Ok(Followed::Idle) => return Ok(()),
             Ok(_) => {}
             // A damaged file ends its game, not the watch.
-            Err(Stop::Decode(e)) => eprintln!("gamefmt: {}: {e}", next.display()),
+            Err(Stop::Decode(e)) => watch.out.warning(&format!("{}: {e}", next.display())),
             Err(e) => return Err(e),
         }
         since = Instant::now();
@@ -483,15 +594,15 @@ fn console(addr: &str, watch: &mut Watch<'_>, idle: Option<Duration>) -> Result<
             ConsoleMessage::Handshake(h) => {
                 watch.nick = h.nick.map(str::to_owned);
                 let line = tagged(watch.games, "handshake", &h);
-                watch.line(&line)?;
+                watch.line(line)?;
             }
             ConsoleMessage::Replay(r) => {
                 if r.continuity != Continuity::Continuous {
-                    eprintln!(
-                        "gamefmt: {addr}: warning: replay data out of sequence ({}), {} bytes skipped",
+                    watch.out.warning(&format!(
+                        "{addr}: warning: replay data out of sequence ({}), {} bytes skipped",
                         r.continuity.name(),
                         r.skipped().unwrap_or(0)
-                    );
+                    ));
                 }
                 replay.extend_from_slice(r.data);
                 let mut at = 0usize;
@@ -504,7 +615,7 @@ fn console(addr: &str, watch: &mut Watch<'_>, idle: Option<Duration>) -> Result<
                         FeedItem::Event(e) => watch.event(&e)?,
                         FeedItem::GameOver { end, .. } => watch.game_over(end)?,
                         FeedItem::Damaged { error } => {
-                            eprintln!("gamefmt: {addr}: damaged game: {error}");
+                            watch.out.warning(&format!("{addr}: damaged game: {error}"));
                         }
                         _ => {}
                     }

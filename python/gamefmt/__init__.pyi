@@ -1,6 +1,7 @@
 """Type stubs of gamefmt (the native module gamefmt._gamefmt)."""
 
 import os
+import pathlib
 from collections.abc import Sequence
 from typing import IO, Any, Iterator, Literal, Optional, Union, final, overload
 
@@ -20,6 +21,7 @@ _Record = dict[str, Any]
 _End = Literal["complete", "eof", "truncated"]
 
 __all__ = [
+    "FORMATS",
     "ArrowStream",
     "ArrowTable",
     "Chunks",
@@ -36,8 +38,16 @@ __all__ = [
     "Teehistorian",
     "TeehistorianRecord",
     "UsageError",
+    "Watch",
+    "files",
     "open",
+    "watch",
 ]
+
+FORMATS: dict[str, bytes]
+"""The core's registry of formats (gamefmt::Format::ALL): each format's
+name (as the core names it: "datafile", "demo", "slippi", "teehistorian")
+and the bytes its files start with."""
 
 class Error(Exception):
     """Every error gamefmt raises."""
@@ -248,8 +258,8 @@ class DemoWriter:
     binary file-like object with write() (its header patched through seek()
     at the end when seekable(), else finish() returns the patch)."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         dest: str | os.PathLike[str] | IO[bytes] | None = None,
         *,
         map_name: str,
@@ -261,7 +271,7 @@ class DemoWriter:
         kind: str = "server",
         timestamp: str = "1970-01-01_00-00-00",
         trailing_zero: bool = False,
-    ) -> None: ...
+    ) -> DemoWriter: ...
     def snapshot(
         self, tick: int, snap: bytes | bytearray | memoryview | Sequence[tuple[int, int, Sequence[int]]]
     ) -> None:
@@ -302,4 +312,43 @@ class Map(_File):
     def __iter__(self) -> Iterator[_Record]: ...
 
 def open(src: _Source) -> Replay | Teehistorian | Demo | Map:
-    """Opens src (path, bytes-like or binary file object) as its format."""
+    """Opens src (path, bytes-like or binary file object) as its format.
+    A path may name a zip archive's member (replays.zip/games/a.slp,
+    streamed from the archive); .slpz replays are decoded, gzip, zstd and
+    xz files decompressed, as the CLI reads its inputs."""
+
+def files(*paths: str | os.PathLike[str]) -> list[pathlib.Path]:
+    """The files paths stand for, as the CLI reads them: a directory's
+    files (recursively, sorted, hidden ones skipped), a zip archive's
+    members as archive.zip/MEMBER (each readable by open()), other paths
+    as given."""
+
+@final
+class Watch(Iterator[_Record]):
+    """The lines gamefmt watch prints, as dicts, as they happen: game_start,
+    stock_lost, combo_start/combo_end, conversion_start/conversion_end,
+    game_end (with winners, last_frame, end, recorded); handshake for a
+    console. Each has kind and game (the game's number, from 0)."""
+
+    @property
+    def stats(self) -> dict[int, SlippiStats]:
+        """Each ended game's final stats by game number (as Replay.stats())."""
+    def close(self) -> None:
+        """Stops watching; the iterator ends."""
+    def __next__(self) -> _Record: ...
+    def __enter__(self) -> Watch: ...
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> bool: ...
+
+def watch(
+    source: str | os.PathLike[str],
+    *,
+    record: str | os.PathLike[str] | None = None,
+    exit_on_game_end: bool = False,
+    idle_timeout: float | None = None,
+    start_at: str | None = None,
+) -> Watch:
+    """Follows a Slippi game as gamefmt watch does: a .slp file being
+    written (until its game ends), a folder where Dolphin writes replays,
+    or "HOST:PORT" of a console or relay; keyword arguments as the
+    command's options (--record, --exit-on-game-end, --idle-timeout in
+    seconds, --start-at)."""

@@ -18,6 +18,7 @@ mod record;
 mod slippi;
 mod source;
 mod teehistorian;
+mod watch;
 
 use gamefmt::Format;
 use gamefmt::stream::End;
@@ -54,11 +55,33 @@ fn open(py: Python<'_>, src: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     })
 }
 
+/// The files `paths` stand for, as the `gamefmt` command reads them
+/// (`gamefmt_cli::input::expand`): a directory's files (recursively,
+/// sorted, hidden ones skipped), a zip archive's members as
+/// `archive.zip/MEMBER` (each readable by `open`), other paths as given.
+#[pyfunction]
+#[pyo3(signature = (*paths))]
+fn files(paths: Vec<std::path::PathBuf>) -> PyResult<Vec<std::path::PathBuf>> {
+    gamefmt_cli::input::expand(&paths).map_err(|e| error::source(e, None))
+}
+
 /// The native module, `gamefmt._gamefmt`.
 #[pymodule]
 fn _gamefmt(m: &Bound<'_, PyModule>) -> PyResult<()> {
     error::register(m)?;
     m.add_function(wrap_pyfunction!(open, m)?)?;
+    m.add_function(wrap_pyfunction!(files, m)?)?;
+    m.add_class::<watch::Watch>()?;
+    m.add_function(wrap_pyfunction!(watch::watch, m)?)?;
+    // The core's registry of formats (`Format::ALL`): name -> magic bytes.
+    let formats = pyo3::types::PyDict::new(m.py());
+    for format in Format::ALL {
+        formats.set_item(
+            format.name(),
+            pyo3::types::PyBytes::new(m.py(), format.magic()),
+        )?;
+    }
+    m.add("FORMATS", formats)?;
     m.add_class::<slippi::Replay>()?;
     m.add_class::<slippi::Events>()?;
     m.add_class::<slippi::Frames>()?;

@@ -44,7 +44,7 @@ impl Replay {
 
 /// A core value as Python, through its `Serialize` (the one vocabulary,
 /// `gamefmt::vocabulary`): maps become dicts.
-fn serialized<'py, T: serde::Serialize + ?Sized>(
+pub(crate) fn serialized<'py, T: serde::Serialize + ?Sized>(
     py: Python<'py>,
     value: &T,
 ) -> PyResult<Bound<'py, PyDict>> {

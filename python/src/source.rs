@@ -1,15 +1,22 @@
 //! Where the bytes come from: a path, a `bytes`-like object, or a binary
 //! file-like object, each opened as an `io::Read` for one pass.
 //!
-//! A path is reopened for every pass; bytes are read in place (no copy for
-//! `bytes`); a file-like object is read through its `read(n)` (a zip
+//! A path is reopened for every pass, through the CLI's inputs
+//! (`gamefmt_cli::input::Input`): a zip member named
+//! `replays.zip/games/a.slp` streams from the archive, an `.slpz` replay
+//! is decoded, gzip/zstd/xz decompressed; bytes are read in place (no copy
+//! for `bytes`); a file-like object is read through its `read(n)` (a zip
 //! member streams without a temporary file) and, for a second pass, sought
 //! back to where it was when opened (`UsageError` when it cannot seek).
 
 use std::fs::File;
 use std::io::{self, Read};
+use std::path::Path;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+
+use gamefmt_cli::input::indicatif::ProgressBar;
+use gamefmt_cli::input::{Input as CliInput, SlpzError};
 
 use gamefmt::Format;
 use pyo3::intern;
@@ -98,13 +105,7 @@ impl Source {
     /// Opens a pass over the bytes from the start.
     pub fn open(&mut self, py: Python<'_>) -> PyResult<Stream> {
         match self {
-            Self::Path(path) => match File::open(&*path) {
-                Ok(f) => Ok(Box::new(f)),
-                Err(e) => Err(error::source(
-                    io::Error::new(e.kind(), format!("{}: {e}", path.display())),
-                    None,
-                )),
-            },
+            Self::Path(path) => open_path(path),
             Self::Bytes(b) => Ok(Box::new(BytesReader {
                 bytes: b.clone_ref(py),
                 pos: 0,
@@ -142,6 +143,51 @@ impl Source {
     }
 }
 
+/// Opens the file at `path` as the CLI opens its inputs
+/// (`gamefmt_cli::input::Input::open`): a zip archive's member by its
+/// path below the archive, streamed; an `.slpz` replay decoded to its
+/// `.slp` bytes; gzip, zstd and xz decompressed. A damaged `.slpz` is a
+/// `DecodeError` at its offset in the `.slpz` bytes; any other failure a
+/// `SourceError` naming the path.
+pub fn open_path(path: &Path) -> PyResult<Stream> {
+    // `-` is a file of that name here, not standard input.
+    if path.as_os_str() == gamefmt_cli::input::STDIN {
+        return match File::open(path) {
+            Ok(f) => Ok(Box::new(f)),
+            Err(e) => Err(path_error(path, e)),
+        };
+    }
+    match CliInput::open(path, &ProgressBar::hidden()) {
+        Ok(input) => Ok(Box::new(Opened(Mutex::new(input)))),
+        Err(e) => Err(path_error(path, e)),
+    }
+}
+
+/// An error opening `path`: a damaged `.slpz` as a decoding error, the
+/// rest as the source's, prefixed with the path.
+fn path_error(path: &Path, e: io::Error) -> PyErr {
+    if let Some(slpz) = e.get_ref().and_then(|e| e.downcast_ref::<SlpzError>()) {
+        return error::decode(slpz.0);
+    }
+    error::source(
+        io::Error::new(e.kind(), format!("{}: {e}", path.display())),
+        None,
+    )
+}
+
+/// A CLI input as a [`Stream`] (which is `Sync`: the lock is never
+/// contended, reads take it through `&mut`).
+struct Opened(Mutex<CliInput>);
+
+impl Read for Opened {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.0
+            .get_mut()
+            .map_err(|_| io::Error::other("input lock poisoned"))?
+            .read(buf)
+    }
+}
+
 /// Reads up to 16 bytes to tell the format, then gives them back in front
 /// of the rest of the stream.
 pub fn detect(mut stream: Stream) -> PyResult<(Option<Format>, Stream)> {
@@ -176,9 +222,7 @@ impl Replayable {
     /// A pass from the start.
     pub fn open(&self) -> PyResult<Stream> {
         match self {
-            Self::Path(path) => File::open(path)
-                .map(|f| Box::new(f) as Stream)
-                .map_err(|e| error::source(e, None)),
+            Self::Path(path) => open_path(path),
             Self::Bytes(b) => Ok(Box::new(io::Cursor::new(Arc::clone(b)))),
         }
     }

@@ -52,3 +52,23 @@ def expected_slippi():
         return {}
     with open(path, newline="") as f:
         return {row["name"]: row for row in csv.DictReader(f, delimiter="\t")}
+
+
+def gamefmt_cli():
+    """The ``gamefmt`` command for the tests that compare with it:
+    ``$GAMEFMT``, else ``target/debug/gamefmt`` (under ``$CARGO_TARGET_DIR``
+    when set), built with ``cargo build -p gamefmt-cli`` when missing;
+    None when it cannot be (the tests then SKIP)."""
+    import shutil
+    import subprocess
+
+    env = os.environ.get("GAMEFMT")
+    if env:
+        return env
+    binary = Path(os.environ.get("CARGO_TARGET_DIR", REPO / "target")) / "debug" / "gamefmt"
+    if not binary.is_file():
+        cargo = shutil.which("cargo")
+        if not cargo:
+            return None
+        subprocess.run([cargo, "build", "--quiet", "-p", "gamefmt-cli"], cwd=REPO, check=True)
+    return str(binary)

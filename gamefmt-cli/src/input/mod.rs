@@ -291,6 +291,20 @@ impl<R: BufRead> Read for Zstd<R> {
     }
 }
 
+/// A damaged `.slpz` replay: the decoding error (its offset in the
+/// `.slpz` bytes), inside the `io::Error` [`Input::open`] returns, for
+/// callers that report offsets (Python's `gamefmt.DecodeError`).
+#[derive(Debug, Clone, Copy)]
+pub struct SlpzError(pub gamefmt::Error);
+
+impl std::fmt::Display for SlpzError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "slpz: {}", self.0)
+    }
+}
+
+impl std::error::Error for SlpzError {}
+
 /// One input, opened and decompressed: a byte stream whose first bytes
 /// are at hand for format detection.
 pub struct Input {
@@ -354,7 +368,7 @@ impl Input {
             let mut slpz = std::mem::take(&mut input.head);
             input.rest.read_to_end(&mut slpz)?;
             let slp = gamefmt::slippi::decompress_slpz(&slpz)
-                .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, format!("slpz: {e}")))?;
+                .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, SlpzError(e)))?;
             input.rest = Box::new(io::Cursor::new(slp));
             let mut take = (&mut input.rest).take(HEAD as u64);
             take.read_to_end(&mut input.head)?;
