@@ -146,6 +146,16 @@ pub fn run(
             t.data.append_value(bytes);
             emit.flush(Table::DemoMessages, Some(t), false)?;
         }
+        // DDNet's player decompresses every data chunk before it looks at
+        // the type: a damaged chunk of an unknown type stops it, and
+        // `gamefmt validate` (which decodes it too) says so at its offset.
+        if let Chunk::Data {
+            kind: ChunkKind::Unknown,
+            payload,
+        } = chunk
+        {
+            rec.decode(payload).map_err(at_chunk)?;
+        }
         if let Some(frame) = rec.push(&chunk).map_err(at_chunk)?
             && let Some(t) = items.as_mut()
         {
