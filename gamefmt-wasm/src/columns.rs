@@ -196,14 +196,40 @@ macro_rules! refuse {
     };
 }
 
-/// The types every refusing serializer names.
-macro_rules! impossible_types {
+/// What every serializer here shares: the compound types it refuses,
+/// `Some` and newtype structs passed through to their content, and
+/// newtype variants refused.
+macro_rules! flat_serializer {
     ($ok:ty) => {
+        type Ok = $ok;
+        type Error = NotFlat;
         type SerializeSeq = Impossible<$ok, NotFlat>;
         type SerializeTuple = Impossible<$ok, NotFlat>;
         type SerializeTupleStruct = Impossible<$ok, NotFlat>;
         type SerializeTupleVariant = Impossible<$ok, NotFlat>;
         type SerializeStructVariant = Impossible<$ok, NotFlat>;
+
+        fn serialize_some<T: Serialize + ?Sized>(self, v: &T) -> Result<$ok, NotFlat> {
+            v.serialize(self)
+        }
+
+        fn serialize_newtype_struct<T: Serialize + ?Sized>(
+            self,
+            _: &'static str,
+            v: &T,
+        ) -> Result<$ok, NotFlat> {
+            v.serialize(self)
+        }
+
+        fn serialize_newtype_variant<T: Serialize + ?Sized>(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: &T,
+        ) -> Result<$ok, NotFlat> {
+            Err(NotFlat("not a flat record: newtype variant".into()))
+        }
     };
 }
 
@@ -214,36 +240,12 @@ struct RowSerializer<'t> {
 }
 
 impl ser::Serializer for RowSerializer<'_> {
-    type Ok = ();
-    type Error = NotFlat;
     type SerializeMap = Self;
     type SerializeStruct = Impossible<(), NotFlat>;
-    impossible_types!(());
+    flat_serializer!(());
 
     fn serialize_map(self, _: Option<usize>) -> Result<Self, NotFlat> {
         Ok(self)
-    }
-
-    fn serialize_some<T: Serialize + ?Sized>(self, v: &T) -> Result<(), NotFlat> {
-        v.serialize(self)
-    }
-
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(
-        self,
-        _: &'static str,
-        v: &T,
-    ) -> Result<(), NotFlat> {
-        v.serialize(self)
-    }
-
-    fn serialize_newtype_variant<T: Serialize + ?Sized>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> Result<(), NotFlat> {
-        Err(NotFlat("not a flat record: newtype variant".into()))
     }
 
     refuse! {
@@ -299,36 +301,12 @@ struct KeySerializer<'t> {
 }
 
 impl ser::Serializer for KeySerializer<'_> {
-    type Ok = usize;
-    type Error = NotFlat;
     type SerializeMap = Impossible<usize, NotFlat>;
     type SerializeStruct = Impossible<usize, NotFlat>;
-    impossible_types!(usize);
+    flat_serializer!(usize);
 
     fn serialize_str(self, v: &str) -> Result<usize, NotFlat> {
         Ok(self.table.column(v, self.hint))
-    }
-
-    fn serialize_some<T: Serialize + ?Sized>(self, v: &T) -> Result<usize, NotFlat> {
-        v.serialize(self)
-    }
-
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(
-        self,
-        _: &'static str,
-        v: &T,
-    ) -> Result<usize, NotFlat> {
-        v.serialize(self)
-    }
-
-    fn serialize_newtype_variant<T: Serialize + ?Sized>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> Result<usize, NotFlat> {
-        Err(NotFlat("a key that is not text".into()))
     }
 
     refuse! {
@@ -364,11 +342,9 @@ macro_rules! number {
 }
 
 impl ser::Serializer for ValueSerializer {
-    type Ok = Option<f64>;
-    type Error = NotFlat;
     type SerializeMap = Impossible<Option<f64>, NotFlat>;
     type SerializeStruct = Impossible<Option<f64>, NotFlat>;
-    impossible_types!(Option<f64>);
+    flat_serializer!(Option<f64>);
 
     number! {
         serialize_i8(i8); serialize_i16(i16); serialize_i32(i32);
@@ -414,28 +390,6 @@ impl ser::Serializer for ValueSerializer {
 
     fn serialize_unit(self) -> Result<Option<f64>, NotFlat> {
         Ok(None)
-    }
-
-    fn serialize_some<T: Serialize + ?Sized>(self, v: &T) -> Result<Option<f64>, NotFlat> {
-        v.serialize(self)
-    }
-
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(
-        self,
-        _: &'static str,
-        v: &T,
-    ) -> Result<Option<f64>, NotFlat> {
-        v.serialize(self)
-    }
-
-    fn serialize_newtype_variant<T: Serialize + ?Sized>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> Result<Option<f64>, NotFlat> {
-        Err(NotFlat("not a flat record: newtype variant".into()))
     }
 
     refuse! {
