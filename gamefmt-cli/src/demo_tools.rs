@@ -10,21 +10,13 @@
 //! when the input is refused (not a demo, damaged where it matters, no
 //! snapshot in the range), 2 on a usage or I/O error.
 
-use std::io::{self, IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 
-use clap::{Args, Subcommand};
+use crate::tool_io::{self, InOut, ToolError, check_output, refused, shown};
+use clap::Subcommand;
 use gamefmt::Format;
 use gamefmt::demo::{self, Chunk, DemoView};
-use indicatif::ProgressBar;
-
-use gamefmt_cli::input::Input;
-
-/// Exit status when the input is refused.
-const REFUSED: u8 = 1;
-/// Exit status on a usage or I/O error.
-const IO_ERROR: u8 = 2;
 
 /// The demo tools.
 #[derive(Subcommand)]
@@ -57,97 +49,20 @@ pub enum DemoTool {
     },
 }
 
-/// The input demo and where the new one goes.
-#[derive(Args)]
-pub struct InOut {
-    /// The demo to read (`-`: standard input; gzip, zstd and xz are
-    /// decompressed).
-    input: PathBuf,
-    /// Where to write the new demo (`-`: standard output).
-    #[arg(short = 'o', long = "output")]
-    output: PathBuf,
-}
-
-/// Why a tool failed; printed as one line on stderr.
-enum ToolError {
-    /// Usage or I/O: exit status 2.
-    Io(String),
-    /// The input is refused: exit status 1.
-    Refused(String),
-}
-
 /// Runs a demo tool; prints its summary or its error and returns the exit
 /// status.
 pub fn run(tool: &DemoTool) -> ExitCode {
-    let result = match tool {
+    tool_io::exit_status(match tool {
         DemoTool::Cut { from, to, io } => cut(io, *from, *to),
         DemoTool::StripMap { io } => strip_map(io),
         DemoTool::Repair { io } => repair(io),
-    };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(ToolError::Io(what)) => {
-            eprintln!("gamefmt: {what}");
-            ExitCode::from(IO_ERROR)
-        }
-        Err(ToolError::Refused(what)) => {
-            eprintln!("gamefmt: {what}");
-            ExitCode::from(REFUSED)
-        }
-    }
-}
-
-/// A path as the messages name it (`-` for standard input/output).
-fn shown(path: &Path) -> std::path::Display<'_> {
-    path.display()
+    })
 }
 
 /// Reads the whole input demo (decompressed); refuses anything that is
 /// not a demo.
 fn read_demo(path: &Path) -> Result<Vec<u8>, ToolError> {
-    let io_err = |e: io::Error| ToolError::Io(format!("{}: {e}", shown(path)));
-    let mut input = Input::open(path, &ProgressBar::hidden()).map_err(io_err)?;
-    if Format::detect(input.head()) != Some(Format::Demo) {
-        return Err(ToolError::Refused(format!(
-            "{}: not a Teeworlds/DDNet demo",
-            shown(path)
-        )));
-    }
-    input.read_all().map_err(io_err)
-}
-
-/// Checks the output can be written before any work is done: standard
-/// output must not be a terminal.
-fn check_output(io: &InOut) -> Result<(), ToolError> {
-    if io.output.as_os_str() == "-" && io::stdout().is_terminal() {
-        return Err(ToolError::Io(
-            "refusing to write a demo to a terminal: give -o FILE or redirect standard output"
-                .to_owned(),
-        ));
-    }
-    Ok(())
-}
-
-/// Writes the new demo, then its summary line: on stdout, or on stderr
-/// when the demo itself went to stdout.
-fn write_demo(io: &InOut, bytes: &[u8], summary: &str) -> Result<(), ToolError> {
-    let out = &io.output;
-    let io_err = |e: io::Error| ToolError::Io(format!("{}: {e}", shown(out)));
-    if out.as_os_str() == "-" {
-        let mut stdout = io::stdout().lock();
-        stdout.write_all(bytes).map_err(io_err)?;
-        stdout.flush().map_err(io_err)?;
-        eprintln!("{summary}");
-    } else {
-        std::fs::write(out, bytes).map_err(io_err)?;
-        println!("{summary}");
-    }
-    Ok(())
-}
-
-/// A refusal naming the input.
-fn refused(path: &Path, what: &str, e: gamefmt::Error) -> ToolError {
-    ToolError::Refused(format!("{}: {what}: {e}", shown(path)))
+    tool_io::read_input(path, Format::Demo, "a Teeworlds/DDNet demo")
 }
 
 /// The first and last tick markers of a demo's chunk stream (up to where
@@ -224,7 +139,7 @@ fn cut(io: &InOut, from: Option<i32>, to: Option<i32>) -> Result<(), ToolError> 
         range_text(first, last),
         part.len()
     );
-    write_demo(io, &part, &summary)
+    tool_io::write_output(io, &part, &summary)
 }
 
 fn strip_map(io: &InOut) -> Result<(), ToolError> {
@@ -251,7 +166,7 @@ fn strip_map(io: &InOut) -> Result<(), ToolError> {
             stripped.len()
         )
     };
-    write_demo(io, &stripped, &summary)
+    tool_io::write_output(io, &stripped, &summary)
 }
 
 fn repair(io: &InOut) -> Result<(), ToolError> {
@@ -276,5 +191,5 @@ fn repair(io: &InOut) -> Result<(), ToolError> {
         report.dropped_leading,
         fixed.len()
     );
-    write_demo(io, &fixed, &summary)
+    tool_io::write_output(io, &fixed, &summary)
 }

@@ -116,7 +116,7 @@ pub use payloads::{EventPayloads, PayloadSizes};
 #[cfg(feature = "std")]
 pub use reader::Reader;
 #[cfg(feature = "slpz")]
-pub use slpz::{SLPZ_VERSION, decompress_slpz, is_slpz};
+pub use slpz::{SLPZ_VERSION, compress_slpz, decompress_slpz, is_slpz};
 #[cfg(feature = "alloc")]
 pub use splitter::VecReassembler;
 pub use splitter::{
