@@ -6,11 +6,14 @@
 
 #[path = "../../../tests/common/counting_alloc.rs"]
 mod counting_alloc;
+#[path = "../../../tests/common/mod.rs"]
+mod common;
 
 mod contract;
 mod header;
 mod no_alloc;
 mod registry;
+mod stats;
 
 /// Counts allocations for `no_alloc` (per thread: the other tests'
 /// allocations on their own threads do not count).
