@@ -207,6 +207,13 @@ pub unsafe extern "C" fn gamefmt_slp_stats(
         // before it is read (`iter_mut` only assigns).
         unsafe { core::slice::from_raw_parts_mut(players, cap) }
     };
+    if file.is_empty() {
+        // An iterator ends quietly on no bytes; a file of none is
+        // truncated before its header.
+        out(count, 0);
+        out(game, GamefmtSlpGameStats::default());
+        return fail(err, &gamefmt::Error::truncated(0));
+    }
     let mut stats = Box::new(SlippiStats::new());
     let mut characters: Option<StartingCharacters> = None;
     let mut failed = None;

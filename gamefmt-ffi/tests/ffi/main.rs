@@ -4,10 +4,10 @@
 //! registry. `cargo test -p gamefmt-ffi --test ffi -- header::` runs one
 //! part.
 
-#[path = "../../../tests/common/counting_alloc.rs"]
-mod counting_alloc;
 #[path = "../../../tests/common/mod.rs"]
 mod common;
+#[path = "../../../tests/common/counting_alloc.rs"]
+mod counting_alloc;
 
 mod contract;
 mod header;
