@@ -1102,6 +1102,169 @@ typedef struct GamefmtSlpFramePlacement {
 } GamefmtSlpFramePlacement;
 
 /**
+ * `count / total` as slippi-js's `getRatio` gives it.
+ */
+typedef struct GamefmtSlpRatio {
+  /**
+   * `count` is known (false: slippi-js's `undefined`, the input ratios
+   * of games without input stats).
+   */
+  bool has_count;
+  /**
+   * The count (0 when `has_count` is false).
+   */
+  double count;
+  /**
+   * The total.
+   */
+  double total;
+  /**
+   * `ratio` is known (false: the total is 0 or the count unknown;
+   * slippi-js's `null`).
+   */
+  bool has_ratio;
+  /**
+   * `count / total` (0 when `has_ratio` is false).
+   */
+  double ratio;
+} GamefmtSlpRatio;
+
+/**
+ * One player's overall numbers (slippi-js `generateOverallStats`; the
+ * vocabulary's `overall` entry, with the team and the character beside).
+ */
+typedef struct GamefmtSlpOverall {
+  /**
+   * The port, 1-based (1 to 4).
+   */
+  uint8_t port;
+  /**
+   * `team_id` is meaningful (teams games).
+   */
+  bool has_team;
+  /**
+   * The team id.
+   */
+  uint8_t team_id;
+  /**
+   * `character` is known.
+   */
+  bool has_character;
+  /**
+   * The starting external character id (Zelda/Sheik fixed as
+   * `gamefmt_slp_characters_get` does).
+   */
+  uint8_t character;
+  /**
+   * The input counts below are meaningful (two-player games only).
+   */
+  bool has_input_counts;
+  /**
+   * Button presses.
+   */
+  uint32_t input_buttons;
+  /**
+   * Trigger presses.
+   */
+  uint32_t input_triggers;
+  /**
+   * C-stick moves.
+   */
+  uint32_t input_cstick;
+  /**
+   * Joystick moves.
+   */
+  uint32_t input_joystick;
+  /**
+   * All inputs.
+   */
+  uint32_t input_total;
+  /**
+   * Conversions on other players (slippi-js counts every conversion
+   * whose punished player is not this one).
+   */
+  uint32_t conversion_count;
+  /**
+   * Damage dealt in those conversions' moves.
+   */
+  double total_damage;
+  /**
+   * Those conversions that killed, by this player.
+   */
+  uint32_t kill_count;
+  /**
+   * Conversions with more than one move started by this player, over
+   * `conversion_count`.
+   */
+  struct GamefmtSlpRatio successful_conversions;
+  /**
+   * Inputs per minute of playable frames.
+   */
+  struct GamefmtSlpRatio inputs_per_minute;
+  /**
+   * Button presses per minute.
+   */
+  struct GamefmtSlpRatio digital_inputs_per_minute;
+  /**
+   * Conversions per kill.
+   */
+  struct GamefmtSlpRatio openings_per_kill;
+  /**
+   * Damage per conversion.
+   */
+  struct GamefmtSlpRatio damage_per_opening;
+  /**
+   * Neutral wins over all neutral wins of this player and opponents.
+   */
+  struct GamefmtSlpRatio neutral_win_ratio;
+  /**
+   * Counter-attacks over all of this player's and opponents'.
+   */
+  struct GamefmtSlpRatio counter_hit_ratio;
+  /**
+   * Trades that benefited this player over this player's trades.
+   */
+  struct GamefmtSlpRatio beneficial_trade_ratio;
+} GamefmtSlpOverall;
+
+/**
+ * The game-level facts of the stats.
+ */
+typedef struct GamefmtSlpGameStats {
+  /**
+   * The game's settings arrived: slippi-js's `getStats()` would give
+   * stats (false: every other field is 0 and no player is written).
+   */
+  bool has_stats;
+  /**
+   * The frame of the last Pre/Post-Frame Update, −124 before any
+   * (slippi-js `lastFrame`).
+   */
+  int32_t last_frame;
+  /**
+   * Frames from −39 to `last_frame` (slippi-js `playableFrameCount`).
+   */
+  int32_t playable_frame_count;
+  /**
+   * A Game End arrived (slippi-js `gameComplete`).
+   */
+  bool game_complete;
+  /**
+   * A stats list went past its cap: the stats are short.
+   */
+  bool overflowed;
+  /**
+   * slippi-js would have thrown instead of giving stats.
+   */
+  bool slippi_js_would_throw;
+  /**
+   * Events dropped by the finalized-frames stage (rollback re-sends
+   * after finalization; 0 on every replay seen so far).
+   */
+  uint32_t dropped_events;
+} GamefmtSlpGameStats;
+
+/**
  * A snapshot's size, checksum and bytes.
  */
 typedef struct GamefmtSnapshotInfo {
@@ -1942,6 +2105,29 @@ enum GamefmtStatus gamefmt_slp_frames_push(struct GamefmtSlpFrames *frames,
 enum GamefmtStatus gamefmt_slp_frames_finish(struct GamefmtSlpFrames *frames,
                                              struct GamefmtSlpClosedFrame *closed,
                                              struct GamefmtError *err);
+
+/**
+ * The stats of the whole Slippi replay `data[0..len]` (the `.slp` file
+ * in memory): each player's overall numbers, in settings order, into
+ * `players` (room for `cap`; 4 is always enough; `NULL` allowed with
+ * `cap` 0), the number of players into `*count` (may exceed `cap`: only
+ * `cap` are written) and the game-level facts into `*game`.
+ *
+ * When the events end in an error (a truncated or damaged file), the
+ * stats of the events before it are still written (as `gamefmt stats`
+ * prints them) and the error is returned, with its byte offset in
+ * `data`, through `err`; `game->has_stats` tells whether there are any.
+ * Allocates one block (the 151 KiB stats machine) and frees it before
+ * returning. `GAMEFMT_STATUS_NULL_POINTER` when `data` (with `len` > 0),
+ * `count` or `game` is `NULL`, or `players` with `cap` > 0.
+ */
+enum GamefmtStatus gamefmt_slp_stats(const uint8_t *data,
+                                     size_t len,
+                                     struct GamefmtSlpOverall *players,
+                                     size_t cap,
+                                     size_t *count,
+                                     struct GamefmtSlpGameStats *game,
+                                     struct GamefmtError *err);
 
 /**
  * Reads the snapshot `data[0..len]` (DDNet's layout) into `*out`.

@@ -122,4 +122,34 @@ for rec in made:
         print(f"MISMATCH recorded through C: {rec['file']}\n  recorded: {ours}\n  original: {theirs}")
 print(f"recorder through C: {same} of {len(demos)} corpus demos recorded again (file and "
       f"callback alike), read back equal through C and by `gamefmt inspect --json`")
+
+# Slippi stats through C: tests/c/slp_stats.c prints gamefmt_slp_stats's
+# game facts and per-player overall numbers; they must equal the same keys
+# of `gamefmt stats --json` (floats read back from %.17g: to the bit), and
+# a replay the CLI refuses must have no stats through C either.
+slps = [f for f in files if f.suffix == ".slp"]
+p = subprocess.run([str(root / "target/c/slp-stats"), *map(str, slps)],
+                   capture_output=True, text=True)
+got = [json.loads(line) for line in p.stdout.splitlines()]
+if p.returncode != 0 or len(got) != len(slps):
+    failures += 1
+    print(f"slp-stats failed:\n{p.stderr}")
+same = refused = 0
+for path, ours in zip(slps, got):
+    q = subprocess.run([str(root / "target/debug/gamefmt"), "stats", "--json", str(path)],
+                       capture_output=True, text=True)
+    if q.returncode != 0:
+        ok = "error" in ours
+        refused += ok
+    else:
+        theirs = json.loads(q.stdout)
+        keys = ["last_frame", "playable_frame_count", "game_complete"]
+        mine = [{k: v for k, v in o.items() if k != "character"} for o in ours.get("overall", [])]
+        ok = all(ours.get(k) == theirs[k] for k in keys) and mine == theirs["overall"]
+    same += ok
+    if not ok:
+        failures += 1
+        print(f"MISMATCH stats through C: {path.name}\n  C:   {ours}\n  CLI: {q.stdout[:2000]}")
+print(f"stats through C: {same} of {len(slps)} replays equal to `gamefmt stats --json` "
+      f"(game facts and every player's overall numbers; {refused} without stats in both)")
 sys.exit(1 if failures else 0)

@@ -39,6 +39,9 @@ src="$root/tests/c/snapshot_vectors.c"
 build "$out/snapshot-vectors" gcc -std=c11 -Wall -Wextra -Werror "${san[@]}" \
   -I"$inc" "$src" "$lib" "${libs[@]}" -o "$out/snapshot-vectors"
 
+src="$root/tests/c/slp_stats.c"
+build "$out/slp-stats" gcc -std=c11 -Wall -Wextra -Werror -pedantic "${san[@]}" \
+  -I"$inc" "$src" "$lib" "${libs[@]}" -o "$out/slp-stats"
 src="$root/tests/c/record_demo.c"
 build "$out/record-demo" gcc -std=c11 -Wall -Wextra -Werror "${san[@]}" \
   -I"$inc" "$src" "$lib" "${libs[@]}" -o "$out/record-demo"

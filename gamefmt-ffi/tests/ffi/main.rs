@@ -4,6 +4,8 @@
 //! registry. `cargo test -p gamefmt-ffi --test ffi -- header::` runs one
 //! part.
 
+#[path = "../../../tests/common/mod.rs"]
+mod common;
 #[path = "../../../tests/common/counting_alloc.rs"]
 mod counting_alloc;
 
@@ -11,6 +13,7 @@ mod contract;
 mod header;
 mod no_alloc;
 mod registry;
+mod stats;
 
 /// Counts allocations for `no_alloc` (per thread: the other tests'
 /// allocations on their own threads do not count).
