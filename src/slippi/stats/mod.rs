@@ -672,6 +672,7 @@ impl SlippiStats {
 
     /// Takes the next event of the game and hands `on_event` every live
     /// [`StatsEvent`] it caused, in order (see [`live`]).
+    #[inline]
     pub fn push_with(&mut self, event: &Event<'_>, mut on_event: impl FnMut(&StatsEvent)) {
         let final_frame = self.tail.observe(event);
         if let Event::GameStart(start) = event {
