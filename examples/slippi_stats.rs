@@ -23,7 +23,7 @@ use std::time::Instant;
 use gamefmt::slippi::{SlippiEventIter, SlippiStats};
 
 fn stats(bytes: &[u8], out: &mut SlippiStats) {
-    *out = SlippiStats::new();
+    out.reset();
     for event in SlippiEventIter::new(bytes) {
         let Ok(event) = event else { break };
         out.push(&event);

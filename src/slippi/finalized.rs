@@ -255,6 +255,8 @@ impl FinalFrame {
 #[derive(Clone, Debug)]
 pub struct FinalizedFrames<R = FinalFrame> {
     version: Option<Version>,
+    /// No Frame Bookend: the version is up to 2.2.0, or unknown.
+    unbookended: bool,
     online: bool,
     has_start: bool,
     settings_complete: bool,
@@ -289,6 +291,7 @@ impl<R: FrameRecord> FinalizedFrames<R> {
     pub fn with_records() -> Self {
         Self {
             version: None,
+            unbookended: true,
             online: false,
             has_start: false,
             settings_complete: false,
@@ -298,6 +301,41 @@ impl<R: FrameRecord> FinalizedFrames<R> {
             game_end: false,
             dropped: 0,
             slots: core::array::from_fn(|_| Slot::default()),
+        }
+    }
+
+    /// Starts over before the first event of a new game, in place: the
+    /// same as [`with_records`](Self::with_records) to every method (the
+    /// records stay where they are, unreachable until
+    /// [`FrameRecord::begin`] starts each over).
+    pub fn reset(&mut self) {
+        let Self {
+            version,
+            unbookended,
+            online,
+            has_start,
+            settings_complete,
+            latest,
+            last_finalized,
+            target,
+            game_end,
+            dropped,
+            slots,
+        } = self;
+        *version = None;
+        *unbookended = true;
+        *online = false;
+        *has_start = false;
+        *settings_complete = false;
+        *latest = None;
+        *last_finalized = FIRST_FRAME.wrapping_sub(1);
+        *target = FIRST_FRAME.wrapping_sub(1);
+        *game_end = false;
+        *dropped = 0;
+        for slot in slots {
+            slot.number = 0;
+            slot.present = false;
+            slot.used = false;
         }
     }
 
@@ -339,6 +377,7 @@ impl<R: FrameRecord> FinalizedFrames<R> {
     }
 
     /// The pending frame `number`, created if the window has room.
+    #[inline]
     fn frame_mut(&mut self, number: i32) -> Option<&mut R> {
         let ahead = i64::from(number).wrapping_sub(i64::from(self.last_finalized));
         if ahead <= 0 || ahead > FINALIZE_WINDOW as i64 {
@@ -373,43 +412,51 @@ impl<R: FrameRecord> FinalizedFrames<R> {
         self.target = up_to;
     }
 
+    /// A Pre- (`post` false) or Post-Frame Update of frame `number`.
+    #[inline]
+    fn push_update(&mut self, event: &Event<'_>, number: Option<i32>, post: bool) {
+        let Some(number) = number else { return };
+        if post && self.has_start && number > FIRST_FRAME {
+            self.settings_complete = true;
+        }
+        self.latest = Some(number);
+        if let Some(frame) = self.frame_mut(number) {
+            frame.add(event);
+        }
+        if self.settings_complete && self.unbookended {
+            self.finalize(number.saturating_sub(1));
+        }
+    }
+
+    /// Another event of frame `number` (item, Frame Start, stage events).
+    #[inline]
+    fn push_in_frame(&mut self, event: &Event<'_>, number: Option<i32>) {
+        let Some(number) = number else { return };
+        if let Some(frame) = self.frame_mut(number) {
+            frame.add(event);
+        }
+    }
+
     /// Takes the next event of the game.
+    #[inline]
     pub fn push(&mut self, event: &Event<'_>) {
         match event {
             Event::GameStart(start) => {
                 self.has_start = true;
                 self.version = start.version();
+                self.unbookended = self.version.is_none_or(|v| v <= Version::new(2, 2, 0));
                 self.online = start.major_scene() == Some(ONLINE);
                 if self.version.is_some_and(|v| v >= Version::new(1, 6, 0)) {
                     self.settings_complete = true;
                 }
             }
-            Event::PreFrame(_) | Event::PostFrame(_) => {
-                let Some(number) = event.frame() else { return };
-                if let Event::PostFrame(_) = event {
-                    if self.has_start && number > FIRST_FRAME {
-                        self.settings_complete = true;
-                    }
-                }
-                self.latest = Some(number);
-                if let Some(frame) = self.frame_mut(number) {
-                    frame.add(event);
-                }
-                let unbookended = self.version.is_none_or(|v| v <= Version::new(2, 2, 0));
-                if self.settings_complete && unbookended {
-                    self.finalize(number.saturating_sub(1));
-                }
-            }
-            Event::ItemUpdate(_)
-            | Event::FrameStart(_)
-            | Event::FodPlatform(_)
-            | Event::Whispy(_)
-            | Event::StadiumTransformation(_) => {
-                let Some(number) = event.frame() else { return };
-                if let Some(frame) = self.frame_mut(number) {
-                    frame.add(event);
-                }
-            }
+            Event::PreFrame(e) => self.push_update(event, e.frame(), false),
+            Event::PostFrame(e) => self.push_update(event, e.frame(), true),
+            Event::ItemUpdate(e) => self.push_in_frame(event, e.frame()),
+            Event::FrameStart(e) => self.push_in_frame(event, e.frame()),
+            Event::FodPlatform(e) => self.push_in_frame(event, e.frame()),
+            Event::Whispy(e) => self.push_in_frame(event, e.frame()),
+            Event::StadiumTransformation(e) => self.push_in_frame(event, e.frame()),
             Event::FrameBookend(bookend) => {
                 let Some(number) = bookend.frame() else {
                     return;
@@ -438,6 +485,7 @@ impl<R: FrameRecord> FinalizedFrames<R> {
 
     /// The next frame the last [`push`](Self::push) finalized, lent until
     /// the next call; `None` when there is none (yet).
+    #[inline]
     pub fn next_finalized(&mut self) -> Option<&R> {
         if self.last_finalized >= self.target {
             return None;

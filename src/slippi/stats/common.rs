@@ -6,6 +6,7 @@ use crate::slippi::finalized::FrameRecord;
 use crate::slippi::frame_events::{PostFrame, PreFrame};
 
 use super::MAX_TARGETS;
+use super::inputs::region;
 
 /// The fields of one character's Post-Frame Update the stats read. Fields
 /// slippi-js reads as `undefined` are `None`; the action state and stocks
@@ -13,6 +14,9 @@ use super::MAX_TARGETS;
 /// `undefined` and compute nonsense).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct Post {
+    /// The frame number: that of the frame record it is filed in, which
+    /// [`FinalizedFrames`](crate::slippi::FinalizedFrames) picks by the
+    /// update's own frame number (so it is not read again).
     pub frame: i32,
     pub action: u16,
     pub counter: Option<f32>,
@@ -27,13 +31,17 @@ pub(crate) struct Post {
     pub l_cancel: Option<u8>,
 }
 
-/// The fields of one character's Pre-Frame Update the stats read.
+/// The fields of one character's Pre-Frame Update the stats read, the
+/// sticks already reduced to their regions (slippi-js `getJoystickRegion`,
+/// a pure function of the two values: computed once per update here
+/// rather than once per frame it is compared in).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct Pre {
+    /// The frame number (as [`Post::frame`]).
     pub frame: i32,
     pub buttons: u16,
-    pub joystick: (Option<f32>, Option<f32>),
-    pub cstick: (Option<f32>, Option<f32>),
+    pub joystick_region: u8,
+    pub cstick_region: u8,
     pub l: Option<f32>,
     pub r: Option<f32>,
 }
@@ -46,9 +54,10 @@ pub(crate) struct PlayerFrame {
 }
 
 impl Post {
+    #[inline]
     fn read(p: &PostFrame<'_>, number: i32) -> Self {
         Self {
-            frame: p.frame().unwrap_or(number),
+            frame: number,
             action: p.action_state().unwrap_or(0),
             counter: p.action_state_frame_counter(),
             percent: p.percent().map_or(0.0, f64::from),
@@ -64,12 +73,13 @@ impl Post {
 }
 
 impl Pre {
+    #[inline]
     fn read(p: &PreFrame<'_>, number: i32) -> Self {
         Self {
-            frame: p.frame().unwrap_or(number),
+            frame: number,
             buttons: p.physical_buttons().unwrap_or(0),
-            joystick: (p.joystick_x(), p.joystick_y()),
-            cstick: (p.cstick_x(), p.cstick_y()),
+            joystick_region: region(p.joystick_x(), p.joystick_y()),
+            cstick_region: region(p.cstick_x(), p.cstick_y()),
             l: p.physical_l(),
             r: p.physical_r(),
         }
@@ -102,6 +112,7 @@ pub(crate) struct StatsFrame {
 }
 
 impl FrameRecord for StatsFrame {
+    #[inline]
     fn begin(&mut self, number: i32) {
         self.number = number;
         self.players = [PlayerFrame::default(); 4];
@@ -110,6 +121,7 @@ impl FrameRecord for StatsFrame {
         self.targets_overflow = false;
     }
 
+    #[inline]
     fn add(&mut self, event: &Event<'_>) {
         match event {
             Event::PreFrame(e) if e.is_follower() != Some(true) => {
@@ -120,11 +132,12 @@ impl FrameRecord for StatsFrame {
             }
             Event::PostFrame(e) if e.is_follower() != Some(true) => {
                 let i = usize::from(e.player_index().unwrap_or(u8::MAX));
+                let post = Post::read(e, self.number);
                 if let Some(p) = self.players.get_mut(i) {
-                    p.post = Some(Post::read(e, self.number));
+                    p.post = Some(post);
                 }
                 if let Some(l) = self.leaders.get_mut(i) {
-                    *l = Some((e.internal_character(), e.position_x()));
+                    *l = Some((post.internal, post.x));
                 }
             }
             Event::ItemUpdate(e) if e.type_id() == Some(TARGET_ITEM) => {

@@ -41,7 +41,8 @@ const REGIONS: [u8; 16] = [0, 6, 8, 6, 5, 1, 4, 1, 7, 2, 3, 2, 5, 1, 3, 1];
 
 /// The stick's region (slippi-js `getJoystickRegion`; an absent value
 /// passes no test, as `undefined` compares in JavaScript).
-fn region((x, y): (Option<f32>, Option<f32>)) -> u8 {
+#[inline]
+pub(crate) fn region(x: Option<f32>, y: Option<f32>) -> u8 {
     const T: f64 = 0.2875;
     let (x, y) = (x.map_or(f64::NAN, f64::from), y.map_or(f64::NAN, f64::from));
     let bits = usize::from(x >= T)
@@ -67,12 +68,12 @@ pub(crate) fn compute(counts: &mut InputCounts, player: &Pre, prev: Option<&Pre>
     let pressed = (!prev.buttons & player.buttons & 0xfff).count_ones();
     counts.input_count = counts.input_count.saturating_add(pressed);
     counts.button_input_count = counts.button_input_count.saturating_add(pressed);
-    let (was, now) = (region(prev.joystick), region(player.joystick));
+    let (was, now) = (prev.joystick_region, player.joystick_region);
     if was != now && now != 0 {
         counts.input_count = counts.input_count.saturating_add(1);
         counts.joystick_input_count = counts.joystick_input_count.saturating_add(1);
     }
-    let (was, now) = (region(prev.cstick), region(player.cstick));
+    let (was, now) = (prev.cstick_region, player.cstick_region);
     if was != now && now != 0 {
         counts.input_count = counts.input_count.saturating_add(1);
         counts.cstick_input_count = counts.cstick_input_count.saturating_add(1);

@@ -267,6 +267,58 @@ impl Computers {
         }
     }
 
+    /// Back to [`new`](Self::new), in place (the lists are large: moving
+    /// a new machine in costs more than clearing this one). Every field is
+    /// named, so that a new one cannot be forgotten here.
+    fn reset(&mut self) {
+        let Self {
+            set_up,
+            players,
+            is_teams,
+            major_scene,
+            language,
+            pairs,
+            next_frame,
+            stopped,
+            prev,
+            has_prev,
+            stocks,
+            stock_state,
+            conversions,
+            conversion_state,
+            combos,
+            combo_state,
+            actions,
+            action_state,
+            inputs,
+            targets,
+            overflow,
+            would_throw,
+        } = self;
+        *set_up = false;
+        players.clear();
+        *is_teams = None;
+        *major_scene = None;
+        *language = None;
+        *pairs = None;
+        *next_frame = FIRST_FRAME;
+        *stopped = false;
+        *prev = [PlayerFrame::default(); 4];
+        *has_prev = false;
+        stocks.clear();
+        *stock_state = [stocks::StockState::default(); 2];
+        conversions.clear();
+        *conversion_state = [PunishState::default(); 2];
+        combos.clear();
+        *combo_state = [PunishState::default(); 2];
+        actions.clear();
+        *action_state = [actions::ActionState::default(); 2];
+        inputs.clear();
+        targets.clear();
+        *overflow = false;
+        *would_throw = false;
+    }
+
     fn settings(&mut self, start: &super::GameStart<'_>) {
         self.players.clear();
         for i in 0..4u8 {
@@ -311,6 +363,9 @@ impl Computers {
         }
     }
 
+    /// One finalized frame. Kept out of line: it runs once per frame, the
+    /// caller once per event, which stays lean without it.
+    #[inline(never)]
     fn process(&mut self, frame: &StatsFrame, on_event: &mut impl FnMut(&StatsEvent)) {
         fn at(frames: &[PlayerFrame; 4], i: u8) -> Option<&PlayerFrame> {
             frames.get(usize::from(i))
@@ -432,7 +487,16 @@ impl Computers {
         if self.major_scene == Some(TARGET_TEST) {
             self.targets.process(frame, self.has_prev);
         }
-        self.prev = *cur;
+        // Only the pairs' players' previous frames are ever read.
+        if let Some(pairs) = self.pairs {
+            for (p, _) in pairs {
+                if let (Some(prev), Some(cur)) =
+                    (self.prev.get_mut(usize::from(p)), cur.get(usize::from(p)))
+                {
+                    *prev = *cur;
+                }
+            }
+        }
         self.has_prev = true;
         self.next_frame = self.next_frame.saturating_add(1);
     }
@@ -510,6 +574,7 @@ struct Tail {
 
 impl Tail {
     /// Follows `event`; at a Game End, the frame whose updates precede it.
+    #[inline]
     fn observe(&mut self, event: &Event<'_>) -> Option<i32> {
         let mut at_end = None;
         match event {
@@ -552,6 +617,38 @@ impl SlippiStats {
         }
     }
 
+    /// Starts over before the first event of a new game: the same as
+    /// [`new`](Self::new), done in place, which is cheaper than moving a
+    /// new machine in (reuse one machine for many files).
+    ///
+    /// ```
+    /// use gamefmt::slippi::{SlippiEventIter, SlippiStats, SAMPLE};
+    ///
+    /// let mut stats = Box::new(SlippiStats::new());
+    /// for _ in 0..2 {
+    ///     stats.reset();
+    ///     for event in SlippiEventIter::new(SAMPLE) {
+    ///         stats.push(&event?);
+    ///     }
+    ///     stats.finish();
+    ///     assert_eq!(stats.last_frame(), -123);
+    ///     assert_eq!(stats.overall().len(), 2);
+    /// }
+    /// # Ok::<(), gamefmt::Error>(())
+    /// ```
+    pub fn reset(&mut self) {
+        let Self {
+            stage,
+            computers,
+            has_start,
+            tail,
+        } = self;
+        stage.reset();
+        computers.reset();
+        *has_start = false;
+        *tail = Tail::default();
+    }
+
     /// Computes the stats of a whole `.slp` file in memory.
     ///
     /// # Errors
@@ -575,6 +672,7 @@ impl SlippiStats {
 
     /// Takes the next event of the game and hands `on_event` every live
     /// [`StatsEvent`] it caused, in order (see [`live`]).
+    #[inline]
     pub fn push_with(&mut self, event: &Event<'_>, mut on_event: impl FnMut(&StatsEvent)) {
         let final_frame = self.tail.observe(event);
         if let Event::GameStart(start) = event {

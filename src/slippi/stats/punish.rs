@@ -138,6 +138,13 @@ impl Punishes {
         }
     }
 
+    /// Empty again (still of the same kind).
+    pub(crate) fn clear(&mut self) {
+        self.punishes.clear();
+        self.moves.clear();
+        self.overflow = false;
+    }
+
     /// Conversions, which have opening types (not combos).
     #[must_use]
     pub const fn are_conversions(&self) -> bool {

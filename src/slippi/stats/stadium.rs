@@ -29,6 +29,13 @@ pub(crate) struct Targets {
 }
 
 impl Targets {
+    /// Empty again, as [`Default`] gives it.
+    pub(crate) fn clear(&mut self) {
+        self.breaks.clear();
+        self.prev_ids.clear();
+        self.overflow = false;
+    }
+
     /// One frame of `handleTargetBreak` (the previous frame's targets are
     /// those this kept from it: slippi-js reads the frame before, which is
     /// the frame processed before).
