@@ -87,7 +87,9 @@ pub use embedded::EmbeddedReader;
 pub use reader::Reader;
 #[cfg(feature = "alloc")]
 pub use reconstruct::OwnedBuffers;
-pub use reconstruct::{Buffers, Frame, Frames, MAX_PAYLOAD, MAX_PAYLOAD_INTS, Reconstructor};
+pub use reconstruct::{
+    Buffers, Frame, Frames, MAX_PAYLOAD, MAX_PAYLOAD_INTS, Reconstructor, Storage,
+};
 #[cfg(feature = "std")]
 pub use recorder::DemoWriter;
 #[cfg(feature = "alloc")]
