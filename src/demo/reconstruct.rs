@@ -73,7 +73,7 @@ impl Default for OwnedBuffers {
 }
 
 /// Where a [`Reconstructor`] keeps its buffers, as the caller chooses:
-/// borrowed [`Buffers`] (no_std, no allocation), owned [`OwnedBuffers`]
+/// borrowed [`Buffers`] (no_std, no allocation), owned `OwnedBuffers`
 /// (feature `alloc`: a reconstructor that can live next to its reader,
 /// with no self-borrow), or a `&mut` to either.
 ///
@@ -171,7 +171,7 @@ impl<S: Storage + ?Sized> Storage for &mut S {
 /// Its buffers are borrowed or owned as the caller chooses (the
 /// [`Storage`] `S`): `Reconstructor<'b>` borrows [`Buffers<'b>`] (no_std,
 /// zero allocation), `Reconstructor<'static, OwnedBuffers>` owns them
-/// (feature `alloc`; see [`Reconstructor::owned`]) and can be kept in a
+/// (feature `alloc`; see `Reconstructor::owned`) and can be kept in a
 /// struct next to the [`Reader`](super::Reader) it is fed from. `'b` is
 /// also the lifetime of the item size table (those of
 /// [`super::net_item_sizes`] are `'static`).
@@ -232,7 +232,7 @@ impl<'b> Reconstructor<'b, OwnedBuffers> {
 
 impl<'b, S: Storage> Reconstructor<'b, S> {
     /// A reconstructor using `buffers` (borrowed [`Buffers`] or owned
-    /// [`OwnedBuffers`]) and the static item size table `sizes` (see
+    /// `OwnedBuffers`) and the static item size table `sizes` (see
     /// [`super::DemoHeader::item_sizes`]).
     #[must_use]
     pub const fn new(buffers: S, sizes: &'b [u16]) -> Self {
