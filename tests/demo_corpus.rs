@@ -156,6 +156,66 @@ fn std_reader_matches_slice_iterator() {
 }
 
 #[test]
+fn owned_reconstructor_beside_its_reader_matches_borrowed_frames() {
+    let Some(demos) = demos("owned_reconstructor_beside_its_reader_matches_borrowed_frames") else {
+        return;
+    };
+    // What the Python and Arrow demo sources hold: a reader and an owning
+    // reconstructor side by side, no self-borrow.
+    struct Walk<R> {
+        reader: Reader<R>,
+        rec: Reconstructor<'static, OwnedBuffers>,
+    }
+    let mut owned = OwnedBuffers::new();
+    let mut total = 0;
+    for (name, bytes) in &demos {
+        let view = DemoView::parse(bytes).unwrap();
+        let mut borrowed = Vec::new();
+        let mut frames = Frames::new(&view, owned.buffers());
+        while let Some(frame) = frames.next() {
+            let f = frame.unwrap_or_else(|e| panic!("{name}: {e}"));
+            let ints: Vec<i32> = f.snapshot.as_ints().iter().map(|v| v.get()).collect();
+            borrowed.push((f.tick, f.keyframe, f.snapshot.checksum(), ints));
+        }
+        let reader = Reader::new(&bytes[..]).unwrap();
+        let sizes = reader.header().item_sizes();
+        let mut walk = Walk {
+            reader,
+            rec: Reconstructor::owned(sizes),
+        };
+        let mut streamed = Vec::new();
+        let mut keep = |f: gamefmt::demo::Frame<'_>| {
+            let ints: Vec<i32> = f.snapshot.as_ints().iter().map(|v| v.get()).collect();
+            streamed.push((f.tick, f.keyframe, f.snapshot.checksum(), ints));
+        };
+        while let Some(chunk) = walk.reader.next() {
+            let chunk = chunk.unwrap_or_else(|e| panic!("{name}: {e}"));
+            if let Some(f) = walk
+                .rec
+                .push(&chunk)
+                .unwrap_or_else(|e| panic!("{name}: {e}"))
+            {
+                keep(f);
+            }
+        }
+        if let Some(f) = walk.rec.finish() {
+            keep(f);
+        }
+        assert!(!borrowed.is_empty(), "{name}");
+        assert!(
+            borrowed == streamed,
+            "{name}: owned and borrowed frames differ"
+        );
+        total += borrowed.len();
+        // The buffers come back, and serve a borrowed reconstructor.
+        let mut back = walk.rec.into_storage();
+        let rec = Reconstructor::new(&mut back, view.header().item_sizes());
+        assert!(rec.snapshot().is_none());
+    }
+    println!("{} demos, {total} frames equal", demos.len());
+}
+
+#[test]
 fn cut_demos_end_cleanly_after_the_last_whole_chunk() {
     let Some(demos) = demos("cut_demos_end_cleanly_after_the_last_whole_chunk") else {
         return;

@@ -1,19 +1,21 @@
 //! Teeworlds/DDNet demos: the `snapshot_items` and `messages` tables, from
 //! one walk of the chunks through [`gamefmt::demo::Reader`], snapshots
 //! rebuilt at every tick by [`Reconstructor`] and messages decoded with
-//! [`gamefmt::netmsg`]. Runs on a thread of its own (the reconstructor
-//! borrows its buffers for the whole walk).
+//! [`gamefmt::netmsg`]. A [`Steps`] source decoding one chunk a step on
+//! the caller's thread: the reconstructor owns its buffers and lives next
+//! to the reader.
 
 use std::io::Read;
 
+use arrow::record_batch::RecordBatch;
 use gamefmt::Protocol;
 use gamefmt::demo::{Chunk, ChunkKind, Frame, OwnedBuffers, Reader, Reconstructor, message_id};
 use gamefmt::zerocopy::IntoBytes;
 
 use crate::columns::{
-    BinaryColumn, Bool, FileColumn, Int32Column, IntList, StringColumn, UInt16Column, table,
+    BinaryColumn, Bool, FileColumn, Int32Column, IntList, Rows, StringColumn, UInt16Column, table,
 };
-use crate::source::Emitter;
+use crate::source::Steps;
 use crate::{Error, Table, netmsg};
 
 table! {
@@ -67,105 +69,187 @@ fn snapshot_rows(t: &mut SnapshotItems, file: Option<&str>, frame: &Frame<'_>) {
     }
 }
 
-/// Decodes a demo and sends its tables' batches.
-pub fn run(
-    input: Box<dyn Read + Send>,
+/// One message chunk's row.
+fn message_row(
+    t: &mut Messages,
+    file: Option<&str>,
+    tick: Option<i32>,
+    protocol: Protocol,
+    bytes: &[u8],
+) {
+    let (id, system) = message_id(bytes).unzip();
+    let (name, text) = netmsg::describe(protocol, bytes);
+    t.file.append_option(file);
+    t.tick.append_option(tick);
+    t.system.append_option(system);
+    t.msg_id.append_option(id);
+    t.message.append_option(name);
+    t.text.append_option(text);
+    let [
+        client_id,
+        team,
+        mode,
+        killer,
+        victim,
+        weapon,
+        timeout,
+        yes,
+        no,
+        pass,
+        total,
+        time,
+    ] = netmsg::typed(protocol, bytes);
+    t.client_id.append_option(client_id);
+    t.team.append_option(team);
+    t.mode.append_option(mode);
+    t.killer.append_option(killer);
+    t.victim.append_option(victim);
+    t.weapon.append_option(weapon);
+    t.timeout.append_option(timeout);
+    t.yes.append_option(yes);
+    t.no.append_option(no);
+    t.pass.append_option(pass);
+    t.total.append_option(total);
+    t.time.append_option(time);
+    t.data.append_value(bytes);
+}
+
+/// A demo's tables, decoded one chunk a step.
+pub struct Demo {
+    /// The input, until the first step reads its header.
+    input: Option<Box<dyn Read + Send>>,
+    /// The reader and reconstructor, from the first step.
+    open: Option<Open>,
     file: Option<String>,
-    tables: &[Table],
-    emit: &Emitter,
-) -> Result<(), Error> {
-    let mut items = tables
-        .contains(&Table::DemoSnapshotItems)
-        .then(|| SnapshotItems::with_capacity(emit.batch_rows()));
-    let mut messages = tables
-        .contains(&Table::DemoMessages)
-        .then(|| Messages::with_capacity(emit.batch_rows()));
-    let file = file.as_deref();
-    let mut reader = Reader::new(input)?;
-    let protocol = Protocol::of_net_version(reader.header().net_version());
-    let sizes = reader.header().item_sizes();
-    let mut owned = OwnedBuffers::new();
-    let mut rec = Reconstructor::new(owned.buffers(), sizes);
-    let mut tick = None;
-    loop {
+    items: Option<SnapshotItems>,
+    messages: Option<Messages>,
+    /// The tick in effect.
+    tick: Option<i32>,
+    done: bool,
+}
+
+/// A demo whose header was read: the chunk reader, and the reconstructor
+/// (owning its buffers) fed its chunks.
+struct Open {
+    reader: Reader<Box<dyn Read + Send>>,
+    rec: Reconstructor<'static, OwnedBuffers>,
+    protocol: Protocol,
+}
+
+impl Demo {
+    /// The `tables` wanted of the demo `input`, in batches of `batch_rows`
+    /// rows; the header is read by the first step (its errors come from
+    /// the batches, as the other formats').
+    pub fn new(
+        input: Box<dyn Read + Send>,
+        file: Option<String>,
+        tables: &[Table],
+        batch_rows: usize,
+    ) -> Self {
+        Self {
+            input: Some(input),
+            open: None,
+            file,
+            items: tables
+                .contains(&Table::DemoSnapshotItems)
+                .then(|| SnapshotItems::with_capacity(batch_rows)),
+            messages: tables
+                .contains(&Table::DemoMessages)
+                .then(|| Messages::with_capacity(batch_rows)),
+            tick: None,
+            done: false,
+        }
+    }
+}
+
+impl Steps for Demo {
+    /// Decodes one chunk: a message's row, or a frame's rows when a tick
+    /// marker ends a tick (the last frame's at the end).
+    fn step(&mut self) -> Result<bool, Error> {
+        if self.done {
+            return Ok(false);
+        }
+        if let Some(input) = self.input.take() {
+            let reader = Reader::new(input)?;
+            let protocol = Protocol::of_net_version(reader.header().net_version());
+            let rec = Reconstructor::owned(reader.header().item_sizes());
+            self.open = Some(Open {
+                reader,
+                rec,
+                protocol,
+            });
+        }
+        let Some(Open {
+            reader,
+            rec,
+            protocol,
+        }) = self.open.as_mut()
+        else {
+            self.done = true;
+            return Ok(false);
+        };
         // A chunk's payload or snapshot is damaged at the chunk's offset
         // (the decoders' offsets are within the payload), as `gamefmt
         // validate` says.
         let at = reader.offset();
         let at_chunk = |e: gamefmt::Error| Error::Decode(gamefmt::Error::new(e.kind, at));
         let Some(chunk) = reader.next() else {
-            break;
+            self.done = true;
+            if let (Some(frame), Some(t)) = (rec.finish(), self.items.as_mut()) {
+                snapshot_rows(t, self.file.as_deref(), &frame);
+            }
+            return Ok(false);
         };
         let chunk = chunk?;
-        if let Chunk::Tick { tick: t, .. } = chunk {
-            tick = Some(t);
-        }
-        if let (
+        match chunk {
+            Chunk::Tick { tick, .. } => self.tick = Some(tick),
             Chunk::Data {
                 kind: ChunkKind::Message,
                 payload,
-            },
-            Some(t),
-        ) = (chunk, messages.as_mut())
-        {
-            let bytes = rec.decode(payload).map_err(at_chunk)?.as_bytes();
-            let (id, system) = message_id(bytes).unzip();
-            let (name, text) = netmsg::describe(protocol, bytes);
-            t.file.append_option(file);
-            t.tick.append_option(tick);
-            t.system.append_option(system);
-            t.msg_id.append_option(id);
-            t.message.append_option(name);
-            t.text.append_option(text);
-            let [
-                client_id,
-                team,
-                mode,
-                killer,
-                victim,
-                weapon,
-                timeout,
-                yes,
-                no,
-                pass,
-                total,
-                time,
-            ] = netmsg::typed(protocol, bytes);
-            t.client_id.append_option(client_id);
-            t.team.append_option(team);
-            t.mode.append_option(mode);
-            t.killer.append_option(killer);
-            t.victim.append_option(victim);
-            t.weapon.append_option(weapon);
-            t.timeout.append_option(timeout);
-            t.yes.append_option(yes);
-            t.no.append_option(no);
-            t.pass.append_option(pass);
-            t.total.append_option(total);
-            t.time.append_option(time);
-            t.data.append_value(bytes);
-            emit.flush(Table::DemoMessages, Some(t), false)?;
-        }
-        // DDNet's player decompresses every data chunk before it looks at
-        // the type: a damaged chunk of an unknown type stops it, and
-        // `gamefmt validate` (which decodes it too) says so at its offset.
-        if let Chunk::Data {
-            kind: ChunkKind::Unknown,
-            payload,
-        } = chunk
-        {
-            rec.decode(payload).map_err(at_chunk)?;
+            } => {
+                if let Some(t) = self.messages.as_mut() {
+                    let bytes = rec.decode(payload).map_err(at_chunk)?.as_bytes();
+                    message_row(t, self.file.as_deref(), self.tick, *protocol, bytes);
+                }
+            }
+            // DDNet's player decompresses every data chunk before it looks
+            // at the type: a damaged chunk of an unknown type stops it, and
+            // `gamefmt validate` (which decodes it too) says so at its
+            // offset.
+            Chunk::Data {
+                kind: ChunkKind::Unknown,
+                payload,
+            } => {
+                rec.decode(payload).map_err(at_chunk)?;
+            }
+            Chunk::Data { .. } => {}
         }
         if let Some(frame) = rec.push(&chunk).map_err(at_chunk)?
-            && let Some(t) = items.as_mut()
+            && let Some(t) = self.items.as_mut()
         {
-            snapshot_rows(t, file, &frame);
-            emit.flush(Table::DemoSnapshotItems, Some(t), false)?;
+            snapshot_rows(t, self.file.as_deref(), &frame);
+        }
+        Ok(true)
+    }
+
+    fn pending(&self, table: Table) -> usize {
+        match table {
+            Table::DemoSnapshotItems => self.items.as_ref().map_or(0, Rows::rows),
+            Table::DemoMessages => self.messages.as_ref().map_or(0, Rows::rows),
+            _ => 0,
         }
     }
-    if let (Some(frame), Some(t)) = (rec.finish(), items.as_mut()) {
-        snapshot_rows(t, file, &frame);
+
+    fn take(&mut self, table: Table) -> Result<Option<RecordBatch>, Error> {
+        let schema = table.schema();
+        Ok(match table {
+            Table::DemoSnapshotItems => self.items.as_mut().map(|t| t.batch(schema)).transpose()?,
+            Table::DemoMessages => self
+                .messages
+                .as_mut()
+                .map(|t| t.batch(schema))
+                .transpose()?,
+            _ => None,
+        })
     }
-    emit.flush(Table::DemoSnapshotItems, items.as_mut(), true)?;
-    emit.flush(Table::DemoMessages, messages.as_mut(), true)
 }

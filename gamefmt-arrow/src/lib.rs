@@ -307,7 +307,11 @@ fn open(
             Table::of(format),
             batch_rows,
         )),
-        Format::Demo => Box::new(Threaded::spawn(input, file, tables, batch_rows, demo::run)),
+        Format::Demo => Box::new(Stepped::new(
+            demo::Demo::new(input, file, tables, batch_rows),
+            Table::of(format),
+            batch_rows,
+        )),
         Format::Datafile => Box::new(Threaded::spawn(input, file, tables, batch_rows, map::run)),
         _ => return Err(Error::UnknownFormat),
     };

@@ -1,8 +1,9 @@
 //! How an input's rows become batches: [`Stepped`] sources decode one
-//! record per step on the caller's thread (Slippi, teehistorian), while
-//! [`Threaded`] ones run a whole decode on a thread of their own and hand
-//! the batches over through a bounded channel (demos and maps, whose
-//! decoders borrow buffers and bytes for the whole walk).
+//! record per step on the caller's thread (Slippi, teehistorian, demos:
+//! the demo reconstructor owns its buffers), while [`Threaded`] ones run
+//! a whole decode on a thread of their own and hand the batches over
+//! through a bounded channel (maps, whose view borrows the whole file's
+//! bytes for the walk).
 
 use std::io::Read;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};

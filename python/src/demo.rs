@@ -55,15 +55,6 @@ fn header<'py>(py: Python<'py>, h: &DemoHeader) -> PyResult<Bound<'py, PyDict>> 
     })
 }
 
-/// The snapshot reconstructor and the buffers it borrows.
-#[ouroboros::self_referencing]
-struct Rebuild {
-    buffers: OwnedBuffers,
-    #[borrows(mut buffers)]
-    #[covariant]
-    rec: Reconstructor<'this>,
-}
-
 #[pymethods]
 impl Demo {
     /// `"demo"`.
@@ -110,18 +101,13 @@ impl Demo {
         let reader = Reader::new(stream).map_err(error::read)?;
         let h = header(py, reader.header())?.unbind();
         slf.borrow_mut().header.get_or_insert(h);
-        let sizes = reader.header().item_sizes();
-        let rebuild = RebuildBuilder {
-            buffers: OwnedBuffers::new(),
-            rec_builder: |b: &mut OwnedBuffers| Reconstructor::new(b.buffers(), sizes),
-        }
-        .build();
+        let rec = Reconstructor::owned(reader.header().item_sizes());
         Py::new(
             py,
             Chunks {
                 owner: slf.unbind(),
                 reader: Some(reader),
-                rebuild: Box::new(rebuild),
+                rec,
                 tick: None,
                 snapshots,
             },
@@ -142,7 +128,8 @@ impl Demo {
 pub struct Chunks {
     owner: Py<Demo>,
     reader: Option<Reader<Stream>>,
-    rebuild: Box<Rebuild>,
+    /// The snapshot reconstructor, owning its buffers.
+    rec: Reconstructor<'static, OwnedBuffers>,
     tick: Option<i32>,
     snapshots: bool,
 }
@@ -161,39 +148,36 @@ impl Chunks {
         let d = dict!(py, {
             "kind" => kind.name(), "tick" => self.tick, "offset" => at, "size" => payload.len(),
         })?;
-        let snapshots = self.snapshots;
-        self.rebuild.with_rec_mut(|rec| -> PyResult<()> {
-            match kind {
-                ChunkKind::Message => {
-                    let ints = rec.decode(payload).map_err(in_chunk)?;
-                    let bytes = ints.as_bytes();
-                    if let Some((id, system)) = message_id(bytes) {
-                        d.set_item(pyo3::intern!(py, "message_id"), id)?;
-                        d.set_item(pyo3::intern!(py, "system"), system)?;
-                    }
-                    d.set_item(pyo3::intern!(py, "data"), PyBytes::new(py, bytes))?;
+        let rec = &mut self.rec;
+        match kind {
+            ChunkKind::Message => {
+                let ints = rec.decode(payload).map_err(in_chunk)?;
+                let bytes = ints.as_bytes();
+                if let Some((id, system)) = message_id(bytes) {
+                    d.set_item(pyo3::intern!(py, "message_id"), id)?;
+                    d.set_item(pyo3::intern!(py, "system"), system)?;
                 }
-                ChunkKind::Unknown => {
-                    rec.decode(payload).map_err(in_chunk)?;
-                }
-                ChunkKind::Snapshot | ChunkKind::Delta => {
-                    rec.feed(chunk).map_err(in_chunk)?;
-                    if let Some(snap) = rec.snapshot() {
-                        d.set_item(pyo3::intern!(py, "item_count"), snap.item_count())?;
-                        d.set_item(pyo3::intern!(py, "crc"), snap.checksum())?;
-                        if snapshots {
-                            let items = PyList::empty(py);
-                            for item in snap.items() {
-                                let ints: Vec<i32> = item.data().iter().map(|v| v.get()).collect();
-                                items.append((item.type_id(), item.id(), ints))?;
-                            }
-                            d.set_item(pyo3::intern!(py, "items"), items)?;
+                d.set_item(pyo3::intern!(py, "data"), PyBytes::new(py, bytes))?;
+            }
+            ChunkKind::Unknown => {
+                rec.decode(payload).map_err(in_chunk)?;
+            }
+            ChunkKind::Snapshot | ChunkKind::Delta => {
+                rec.feed(chunk).map_err(in_chunk)?;
+                if let Some(snap) = rec.snapshot() {
+                    d.set_item(pyo3::intern!(py, "item_count"), snap.item_count())?;
+                    d.set_item(pyo3::intern!(py, "crc"), snap.checksum())?;
+                    if self.snapshots {
+                        let items = PyList::empty(py);
+                        for item in snap.items() {
+                            let ints: Vec<i32> = item.data().iter().map(|v| v.get()).collect();
+                            items.append((item.type_id(), item.id(), ints))?;
                         }
+                        d.set_item(pyo3::intern!(py, "items"), items)?;
                     }
                 }
             }
-            Ok(())
-        })?;
+        }
         Ok(d)
     }
 }

@@ -21,8 +21,9 @@
 //!   hold the demo's largest chunk (at most [`MAX_CHUNK`] bytes).
 //! - With `std`, `Reader` does the same over any `io::Read`.
 //! - [`Reconstructor`] keeps the full snapshot in effect while chunks from
-//!   any of them are fed to it, and yields it at every tick; [`Frames`] is
-//!   it over a demo in memory.
+//!   any of them are fed to it, and yields it at every tick, in buffers it
+//!   borrows or (with `alloc`) owns ([`Storage`]); [`Frames`] is it over a
+//!   demo in memory.
 //!
 //! - With `alloc`, `Recorder` writes demos as DDNet's recorder does,
 //!   byte for byte (`DemoWriter` into any `io::Write` with `std`), and
@@ -87,7 +88,9 @@ pub use embedded::EmbeddedReader;
 pub use reader::Reader;
 #[cfg(feature = "alloc")]
 pub use reconstruct::OwnedBuffers;
-pub use reconstruct::{Buffers, Frame, Frames, MAX_PAYLOAD, MAX_PAYLOAD_INTS, Reconstructor};
+pub use reconstruct::{
+    Buffers, Frame, Frames, MAX_PAYLOAD, MAX_PAYLOAD_INTS, Reconstructor, Storage,
+};
 #[cfg(feature = "std")]
 pub use recorder::DemoWriter;
 #[cfg(feature = "alloc")]

@@ -72,6 +72,93 @@ impl Default for OwnedBuffers {
     }
 }
 
+/// Where a [`Reconstructor`] keeps its buffers, as the caller chooses:
+/// borrowed [`Buffers`] (no_std, no allocation), owned `OwnedBuffers`
+/// (feature `alloc`: a reconstructor that can live next to its reader,
+/// with no self-borrow), or a `&mut` to either.
+///
+/// The buffers' sizes bound what decodes (see [`Buffers`]); an
+/// implementation lending buffers too small only makes chunks fail to
+/// decode, never panics.
+///
+/// ```
+/// use gamefmt::demo::{Buffers, Reconstructor};
+/// use zerocopy::little_endian::I32;
+///
+/// // Borrowed, in the caller's arrays: no allocation.
+/// let (mut scratch, mut payload) = ([0u8; 64], [I32::ZERO; 16]);
+/// let (mut a, mut b) = ([I32::ZERO; 16], [I32::ZERO; 16]);
+/// let buffers = Buffers { scratch: &mut scratch, payload: &mut payload, current: &mut a, next: &mut b };
+/// let rec = Reconstructor::new(buffers, gamefmt::demo::net_item_sizes("0.6 626fce9a778df4d4"));
+/// assert!(rec.snapshot().is_none());
+/// ```
+pub trait Storage {
+    /// Lends the four buffers.
+    fn buffers(&mut self) -> Buffers<'_>;
+    /// The snapshot in effect's buffer (`current`), read-only.
+    fn current(&self) -> &[I32];
+    /// Exchanges `current` and `next` (the snapshot built in `next` takes
+    /// effect); no copy.
+    fn swap(&mut self);
+}
+
+impl Storage for Buffers<'_> {
+    #[inline]
+    fn buffers(&mut self) -> Buffers<'_> {
+        Buffers {
+            scratch: self.scratch,
+            payload: self.payload,
+            current: self.current,
+            next: self.next,
+        }
+    }
+
+    #[inline]
+    fn current(&self) -> &[I32] {
+        self.current
+    }
+
+    #[inline]
+    fn swap(&mut self) {
+        core::mem::swap(&mut self.current, &mut self.next);
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl Storage for OwnedBuffers {
+    #[inline]
+    fn buffers(&mut self) -> Buffers<'_> {
+        Self::buffers(self)
+    }
+
+    #[inline]
+    fn current(&self) -> &[I32] {
+        &self.current
+    }
+
+    #[inline]
+    fn swap(&mut self) {
+        core::mem::swap(&mut self.current, &mut self.next);
+    }
+}
+
+impl<S: Storage + ?Sized> Storage for &mut S {
+    #[inline]
+    fn buffers(&mut self) -> Buffers<'_> {
+        S::buffers(self)
+    }
+
+    #[inline]
+    fn current(&self) -> &[I32] {
+        S::current(self)
+    }
+
+    #[inline]
+    fn swap(&mut self) {
+        S::swap(self);
+    }
+}
+
 /// The snapshot-reconstruction stage: keeps the snapshot in effect while
 /// chunks are fed to it — a full snapshot replaces it, a delta is applied
 /// to it — and, fed every chunk with [`Reconstructor::push`], yields the
@@ -81,14 +168,19 @@ impl Default for OwnedBuffers {
 /// payload buffers) and never allocates; [`Frames`] is it over a demo in
 /// memory.
 ///
+/// Its buffers are borrowed or owned as the caller chooses (the
+/// [`Storage`] `S`): `Reconstructor<'b>` borrows [`Buffers<'b>`] (no_std,
+/// zero allocation), `Reconstructor<'static, OwnedBuffers>` owns them
+/// (feature `alloc`; see `Reconstructor::owned`) and can be kept in a
+/// struct next to the [`Reader`](super::Reader) it is fed from. `'b` is
+/// also the lifetime of the item size table (those of
+/// [`super::net_item_sizes`] are `'static`).
+///
 /// A chunk that fails to decode or apply leaves the snapshot in effect
 /// unchanged (DDNet's player skips such a delta and goes on).
 #[derive(Debug)]
-pub struct Reconstructor<'b> {
-    scratch: &'b mut [u8],
-    payload: &'b mut [I32],
-    current: &'b mut [I32],
-    next: &'b mut [I32],
+pub struct Reconstructor<'b, S = Buffers<'b>> {
+    storage: S,
     len: Option<usize>,
     sizes: &'b [u16],
     /// The tick open since the last tick marker pushed, and its keyframe
@@ -96,20 +188,66 @@ pub struct Reconstructor<'b> {
     open: Option<(i32, bool)>,
 }
 
-impl<'b> Reconstructor<'b> {
-    /// A reconstructor using `buffers` and the static item size table
-    /// `sizes` (see [`super::DemoHeader::item_sizes`]).
+#[cfg(feature = "alloc")]
+impl<'b> Reconstructor<'b, OwnedBuffers> {
+    /// A reconstructor owning buffers of the maximal sizes
+    /// ([`OwnedBuffers::new`]), with the item size table `sizes`.
+    ///
+    /// ```
+    /// # fn main() -> Result<(), gamefmt::Error> {
+    /// use gamefmt::demo::{DemoMap, DemoView, OwnedBuffers, Reconstructor, Recorder, RecorderOptions};
+    /// use gamefmt::snapshot::SnapshotBuilder;
+    ///
+    /// let options = RecorderOptions::ddnet("2026-11-28_20-00-00");
+    /// let map = DemoMap { name: "dm1", crc: 0, sha256: [0; 32], data: None };
+    /// let mut recorder = Recorder::new(&options, &map)?;
+    /// let mut b = SnapshotBuilder::new();
+    /// for tick in 100..110 {
+    ///     b.clear();
+    ///     b.add(9, 0, &[tick; 22])?; // a character (type 9, 22 ints)
+    ///     recorder.snapshot(tick, &b.snapshot())?;
+    /// }
+    /// let bytes = recorder.finish();
+    /// let view = DemoView::parse(&bytes)?;
+    ///
+    /// // No borrow of a local buffer: a struct field, a return value.
+    /// struct Walk { rec: Reconstructor<'static, OwnedBuffers> }
+    /// let mut walk = Walk { rec: Reconstructor::owned(view.header().item_sizes()) };
+    /// let mut ticks = Vec::new();
+    /// for chunk in view.chunks() {
+    ///     if let Some(frame) = walk.rec.push(&chunk?)? {
+    ///         assert_eq!(frame.snapshot.find(9, 0).and_then(|c| c.int(0)), Some(frame.tick));
+    ///         ticks.push(frame.tick);
+    ///     }
+    /// }
+    /// ticks.extend(walk.rec.finish().map(|f| f.tick));
+    /// assert_eq!(ticks, (100..110).collect::<Vec<_>>());
+    /// # Ok(()) }
+    /// ```
     #[must_use]
-    pub fn new(buffers: Buffers<'b>, sizes: &'b [u16]) -> Self {
+    pub fn owned(sizes: &'b [u16]) -> Self {
+        Self::new(OwnedBuffers::new(), sizes)
+    }
+}
+
+impl<'b, S: Storage> Reconstructor<'b, S> {
+    /// A reconstructor using `buffers` (borrowed [`Buffers`] or owned
+    /// `OwnedBuffers`) and the static item size table `sizes` (see
+    /// [`super::DemoHeader::item_sizes`]).
+    #[must_use]
+    pub const fn new(buffers: S, sizes: &'b [u16]) -> Self {
         Self {
-            scratch: buffers.scratch,
-            payload: buffers.payload,
-            current: buffers.current,
-            next: buffers.next,
+            storage: buffers,
             len: None,
             sizes,
             open: None,
         }
+    }
+
+    /// Gives the buffers back.
+    #[must_use]
+    pub fn into_storage(self) -> S {
+        self.storage
     }
 
     /// Feeds one chunk: snapshots and deltas update the snapshot in effect;
@@ -123,9 +261,10 @@ impl<'b> Reconstructor<'b> {
         let Chunk::Data { kind, payload } = *chunk else {
             return Ok(());
         };
+        let b = self.storage.buffers();
         let len = match kind {
             ChunkKind::Snapshot => {
-                let ints = decode_payload(payload, self.scratch, self.next)?;
+                let ints = decode_payload(payload, b.scratch, b.next)?;
                 SnapshotView::from_ints(ints).map_err(in_decoded)?;
                 ints.len()
             }
@@ -134,18 +273,18 @@ impl<'b> Reconstructor<'b> {
                     return Err(Error::corrupt("delta before the first snapshot", 0));
                 };
                 // Validated when it became the snapshot in effect.
-                let current = self.current.get(..len).unwrap_or_default();
+                let current = b.current.get(..len).unwrap_or_default();
                 let base = SnapshotView::from_valid_ints(current).map_err(in_decoded)?;
-                let ints = decode_payload(payload, self.scratch, self.payload)?;
+                let ints = decode_payload(payload, b.scratch, b.payload)?;
                 let delta = DeltaView::from_ints(ints, self.sizes).map_err(in_decoded)?;
-                apply(&base, &delta, self.next)
+                apply(&base, &delta, b.next)
                     .map_err(in_decoded)?
                     .as_ints()
                     .len()
             }
             ChunkKind::Message | ChunkKind::Unknown => return Ok(()),
         };
-        core::mem::swap(&mut self.current, &mut self.next);
+        self.storage.swap();
         self.len = Some(len);
         Ok(())
     }
@@ -190,7 +329,8 @@ impl<'b> Reconstructor<'b> {
     /// # Errors
     /// As [`decode_payload`].
     pub fn decode(&mut self, payload: &[u8]) -> Result<&[I32]> {
-        decode_payload(payload, self.scratch, self.payload)
+        let b = self.storage.buffers();
+        decode_payload(payload, b.scratch, b.payload)
     }
 
     /// The snapshot in effect, or `None` before the first full snapshot.
@@ -198,7 +338,7 @@ impl<'b> Reconstructor<'b> {
     pub fn snapshot(&self) -> Option<SnapshotView<'_>> {
         // Validated when it became the snapshot in effect (a full snapshot
         // by `SnapshotView::from_ints`, a delta's result by `apply`).
-        let ints = self.current.get(..self.len?)?;
+        let ints = self.storage.current().get(..self.len?)?;
         SnapshotView::from_valid_ints(ints).ok()
     }
 }
