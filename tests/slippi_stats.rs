@@ -495,7 +495,7 @@ fn memory_is_fixed_and_documented() {
         "SlippiStats {} B, FinalizedFrames {} B, FinalFrame {} B",
         sizes.0, sizes.1, sizes.2
     );
-    assert!(sizes.0 <= 152 * 1024);
+    assert!(sizes.0 <= 117 * 1024);
     assert!(sizes.2 <= 3600);
 }
 

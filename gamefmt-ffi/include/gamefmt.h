@@ -2117,7 +2117,7 @@ enum GamefmtStatus gamefmt_slp_frames_finish(struct GamefmtSlpFrames *frames,
  * stats of the events before it are still written (as `gamefmt stats`
  * prints them) and the error is returned, with its byte offset in
  * `data`, through `err`; `game->has_stats` tells whether there are any.
- * Allocates one block (the 151 KiB stats machine) and frees it before
+ * Allocates one block (the 117 KiB stats machine) and frees it before
  * returning. `GAMEFMT_STATUS_NULL_POINTER` when `data` (with `len` > 0),
  * `count` or `game` is `NULL`, or `players` with `cap` > 0.
  */

@@ -12,7 +12,7 @@
 //! numbers are equal to the last bit. No allocation: every list lives in
 //! fixed memory with a documented cap ([`MAX_PUNISHES`], [`MAX_MOVES`],
 //! [`MAX_STOCKS`], [`MAX_TARGETS`]); a game past a cap keeps what fit and
-//! says so ([`SlippiStats::overflowed`]). The whole machine is 151 KiB
+//! says so ([`SlippiStats::overflowed`]). The whole machine is 117 KiB
 //! (53 KiB of it the [`FinalizedFrames`] window): keep it in a `Box` or a
 //! `static` where the stack is small.
 //!
