@@ -120,7 +120,10 @@ fn compress_refuses_damage_cleanly() {
     let mut unfinished = SAMPLE.to_vec();
     unfinished[11..15].fill(0);
     let e = compress_slpz(&unfinished).unwrap_err();
-    assert!(matches!(e.kind, ErrorKind::Corrupt(_)) && e.offset == 11, "{e}");
+    assert!(
+        matches!(e.kind, ErrorKind::Corrupt(_)) && e.offset == 11,
+        "{e}"
+    );
     assert!(compress_slpz(SAMPLE_SLPZ).is_err());
     for at in 0..SAMPLE.len().min(4096) {
         let mut bad = SAMPLE.to_vec();
