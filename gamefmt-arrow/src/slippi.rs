@@ -537,15 +537,10 @@ impl Walk {
         if let Some(stats) = self.stats.as_mut() {
             stats.push(event);
         }
+        StartingCharacters::track(&mut self.game.characters, event);
         match event {
             Event::GameStart(g) if self.game.game_start.is_none() => {
                 self.game.game_start = Some(g.bytes().to_vec());
-                self.game.characters = Some(StartingCharacters::new(g));
-            }
-            Event::PostFrame(p) => {
-                if let Some(c) = self.game.characters.as_mut() {
-                    c.observe(p);
-                }
             }
             Event::GameEnd(e) => self.game.game_end = Some(e.bytes().to_vec()),
             _ => {}

@@ -140,15 +140,10 @@ fn facts(
             f.frames.insert(n);
         }
         f.final_posts.observe(&event);
+        StartingCharacters::track(&mut f.characters, &event);
         match event {
             Event::GameStart(g) if f.game_start.is_none() => {
                 f.game_start = Some(g.bytes().to_vec());
-                f.characters = Some(StartingCharacters::new(&g));
-            }
-            Event::PostFrame(p) => {
-                if let Some(c) = f.characters.as_mut() {
-                    c.observe(&p);
-                }
             }
             Event::GameEnd(e) => {
                 f.game_end = Some(e.bytes().to_vec());

@@ -60,18 +60,12 @@ pub fn stats(
             }
             first = false;
         }
-        match &event {
-            Event::GameStart(g) if start.is_none() => {
-                start = Some(g.bytes().to_vec());
-                characters = Some(StartingCharacters::new(g));
-            }
-            Event::PostFrame(p) => {
-                if let Some(c) = characters.as_mut() {
-                    c.observe(p);
-                }
-            }
-            _ => {}
+        if let Event::GameStart(g) = &event
+            && start.is_none()
+        {
+            start = Some(g.bytes().to_vec());
         }
+        StartingCharacters::track(&mut characters, &event);
         stats.push(&event);
     }
     drop(reader);

@@ -29,7 +29,7 @@
 //! ```
 
 use gamefmt::slippi::stats::{Overall, Ratio, SlippiStats};
-use gamefmt::slippi::{Event, SlippiEventIter, StartingCharacters};
+use gamefmt::slippi::{SlippiEventIter, StartingCharacters};
 
 use crate::error::{GamefmtError, GamefmtStatus, fail, null};
 use crate::opaque::{bytes, out};
@@ -225,17 +225,7 @@ pub unsafe extern "C" fn gamefmt_slp_stats(
                 break;
             }
         };
-        match &event {
-            Event::GameStart(g) if characters.is_none() => {
-                characters = Some(StartingCharacters::new(g));
-            }
-            Event::PostFrame(p) => {
-                if let Some(c) = characters.as_mut() {
-                    c.observe(p);
-                }
-            }
-            _ => {}
-        }
+        StartingCharacters::track(&mut characters, &event);
         stats.push(&event);
     }
     stats.finish();

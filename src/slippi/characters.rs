@@ -29,6 +29,7 @@
 //! # Ok(()) }
 //! ```
 
+use super::events::Event;
 use super::frame_events::PostFrame;
 use super::game_start::{GameStart, PORTS, Version};
 
@@ -96,6 +97,28 @@ impl StartingCharacters {
             .and_then(|i| self.characters.get_mut(usize::from(i)));
         if let (Some(c), Some(slot @ Some(_))) = (fixed, slot) {
             *slot = Some(c);
+        }
+    }
+
+    /// Feeds one event of a stream to its characters: the first Game
+    /// Start makes them ([`StartingCharacters::new`]), each Post-Frame
+    /// Update after it is [observed](StartingCharacters::observe), other
+    /// events change nothing.
+    ///
+    /// ```
+    /// use gamefmt::slippi::{SAMPLE, SlippiEventIter, StartingCharacters};
+    /// let mut characters = None;
+    /// for event in SlippiEventIter::new(SAMPLE) {
+    ///     StartingCharacters::track(&mut characters, &event?);
+    /// }
+    /// assert!(characters.is_some_and(|c| c.get(0).is_some()));
+    /// # Ok::<(), gamefmt::Error>(())
+    /// ```
+    pub fn track(characters: &mut Option<Self>, event: &Event<'_>) {
+        match (characters.as_mut(), event) {
+            (None, Event::GameStart(g)) => *characters = Some(Self::new(g)),
+            (Some(c), Event::PostFrame(p)) => c.observe(p),
+            _ => {}
         }
     }
 
