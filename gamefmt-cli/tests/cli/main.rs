@@ -23,6 +23,7 @@ mod slippi;
 mod slippi_build;
 #[path = "../../../tests/common/slippi_expected.rs"]
 mod slippi_expected;
+mod slpz;
 mod stats;
 mod teehistorian;
 mod watch;
