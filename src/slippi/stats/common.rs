@@ -6,7 +6,6 @@ use crate::slippi::finalized::FrameRecord;
 use crate::slippi::frame_events::{PostFrame, PreFrame};
 
 use super::MAX_TARGETS;
-use super::inputs::region;
 
 /// The fields of one character's Post-Frame Update the stats read. Fields
 /// slippi-js reads as `undefined` are `None`; the action state and stocks
@@ -235,4 +234,23 @@ pub(crate) fn did_lose_stock(frame: &Post, prev: &Post) -> bool {
 /// JavaScript truthiness of a number: neither 0 nor NaN.
 pub(crate) fn truthy(x: f64) -> bool {
     x != 0.0 && !x.is_nan()
+}
+
+/// slippi-js `JoystickRegion` of each combination of the four tests
+/// (bit 0: x ≥ 0.2875, 1: x ≤ −0.2875, 2: y ≥ 0.2875, 3: y ≤ −0.2875),
+/// following its if-chain: 0 dead zone, then NE, SE, SW, NW, N, E, S, W.
+// NE 1, SE 2, SW 3, NW 4 before N 5, E 6, S 7, W 8, as the chain tests.
+const REGIONS: [u8; 16] = [0, 6, 8, 6, 5, 1, 4, 1, 7, 2, 3, 2, 5, 1, 3, 1];
+
+/// The stick's region (slippi-js `getJoystickRegion`; an absent value
+/// passes no test, as `undefined` compares in JavaScript).
+#[inline]
+pub(crate) fn region(x: Option<f32>, y: Option<f32>) -> u8 {
+    const T: f64 = 0.2875;
+    let (x, y) = (x.map_or(f64::NAN, f64::from), y.map_or(f64::NAN, f64::from));
+    let bits = usize::from(x >= T)
+        | usize::from(x <= -T) << 1
+        | usize::from(y >= T) << 2
+        | usize::from(y <= -T) << 3;
+    REGIONS.get(bits).copied().unwrap_or(0)
 }
