@@ -7,6 +7,7 @@
  * (GAMEFMT_C_BUFFER bytes, default 128 KiB); the other formats are read
  * into memory first (the facts of a replay point into it). */
 #include "gamefmt.h"
+#include "read_whole.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -739,25 +740,6 @@ static void inspect_slippi(const uint8_t *data, size_t len) {
 }
 
 /* ---- main -------------------------------------------------------------- */
-
-static uint8_t *read_file(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  uint8_t *buf = NULL;
-  size_t cap = 0, n = 0, got;
-  if (!f) return NULL;
-  for (;;) {
-    if (n == cap) {
-      cap = cap ? 2 * cap : 1 << 16;
-      buf = (uint8_t *)realloc(buf, cap);
-    }
-    got = fread(buf + n, 1, cap - n, f);
-    if (got == 0) break;
-    n += got;
-  }
-  fclose(f);
-  *len = n;
-  return buf;
-}
 
 int main(int argc, char **argv) {
   int i;

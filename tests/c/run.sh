@@ -26,7 +26,7 @@ build() { # output, compiler and flags...
   local target="$1"
   shift
   if [[ ! -x "$target" || "$target" -ot "$lib" || "$target" -ot "$src" \
-        || "$target" -ot "$inc/gamefmt.h" ]]; then
+        || "$target" -ot "$inc/gamefmt.h" || "$target" -ot "$root/tests/c/read_whole.h" ]]; then
     "$@" >&2
   fi
 }

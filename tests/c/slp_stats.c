@@ -6,6 +6,7 @@
  * without stats prints {"error": ...}. Floats are printed with %.17g,
  * which reads back to the same double. */
 #include "gamefmt.h"
+#include "read_whole.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,28 +22,6 @@ static void ratio(const char *key, const GamefmtSlpRatio *r) {
   printf(",\"ratio\":");
   if (r->has_ratio) num(r->ratio); else printf("null");
   printf("}");
-}
-
-static uint8_t *read_file(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  uint8_t *buf = NULL;
-  size_t cap = 0, n = 0, got;
-  if (!f) return NULL;
-  for (;;) {
-    if (n == cap) {
-      uint8_t *grown;
-      cap = cap ? 2 * cap : 1 << 16;
-      grown = (uint8_t *)realloc(buf, cap);
-      if (!grown) { free(buf); fclose(f); return NULL; }
-      buf = grown;
-    }
-    got = fread(buf + n, 1, cap - n, f);
-    if (got == 0) break;
-    n += got;
-  }
-  fclose(f);
-  *len = n;
-  return buf;
 }
 
 int main(int argc, char **argv) {
