@@ -11,7 +11,9 @@
 //! - `HOST:PORT`: a Wii (Slippi Nintendont, port 51441) or a Slippi relay,
 //!   over TCP: the client handshake, then the console's framed messages
 //!   ([`ConsoleDecoder`]), whose replay bytes a [`GameFeed`] splits into
-//!   games.
+//!   games; with `--reconnect`, a dropped connection is made again and
+//!   the replay resumes at the cursor reached, as slippi-js's
+//!   `ConsoleConnection` does.
 //!
 //! Every line is a JSON object with `kind` and `game` (the game's number
 //! in this watch, from 0; for `handshake`, the next game's):
@@ -88,6 +90,11 @@ pub struct WatchArgs {
     /// Stop after this many seconds without a new byte.
     #[arg(long, value_name = "SECONDS")]
     idle_timeout: Option<f64>,
+    /// When a console's connection drops, connect again (after 2, 2, 4,
+    /// 6, then every 10 seconds, as slippi-js does) and resume the replay
+    /// where it stopped, until --idle-timeout passes without a byte.
+    #[arg(long)]
+    reconnect: bool,
     /// The `startAt` written in recorded files (ISO 8601 with
     /// milliseconds, e.g. 2024-05-01T18:30:00.123Z) instead of the clock's
     /// when each game starts: reproducible recordings.
@@ -106,6 +113,8 @@ pub struct Options {
     pub exit_on_game_end: bool,
     /// Stop after this long without a new byte (`--idle-timeout`).
     pub idle: Option<Duration>,
+    /// Reconnect to a console whose connection dropped (`--reconnect`).
+    pub reconnect: bool,
 }
 
 /// Where a watch's output goes: its lines, each game's final stats, its
@@ -373,6 +382,7 @@ pub fn run(args: &WatchArgs) -> ExitCode {
         record: args.record.clone(),
         start_at: args.start_at.clone(),
         exit_on_game_end: args.exit_on_game_end,
+        reconnect: args.reconnect,
         idle: args
             .idle_timeout
             .and_then(|s| Duration::try_from_secs_f64(s).ok()),
@@ -423,7 +433,7 @@ pub fn watch(source: &str, options: &Options, out: &mut dyn Sink) -> Result<(), 
     } else if path.is_file() || source.ends_with(".slp") {
         follow(path, &mut watch, idle, &mut || false).map(|_| ())
     } else {
-        console(source, &mut watch, idle)
+        console(source, &mut watch, idle, options.reconnect)
     };
     result.and_then(|()| watch.game_over(End::Eof).map_err(Stop::Io))
 }
@@ -561,17 +571,133 @@ fn folder(dir: &Path, watch: &mut Watch<'_>, idle: Option<Duration>) -> Result<(
     Ok(())
 }
 
+/// The waits before each attempt to reconnect to a console, as
+/// slippi-js's `ConsoleConnection` waits (reconnect-core, fibonacci from
+/// 2 s, at most 10 s, for ever): 2, 2, 4, 6, 10, 10, ... seconds.
+struct Backoff(u64, u64);
+
+impl Backoff {
+    const fn new() -> Self {
+        Self(2, 2)
+    }
+
+    fn next(&mut self) -> Duration {
+        let now = self.0;
+        *self = Self(self.1, self.0.saturating_add(self.1).min(10));
+        Duration::from_secs(now)
+    }
+}
+
+/// How one connection to a console ended.
+enum Session {
+    /// The watch is over: the idle timeout, `--exit-on-game-end`, or the
+    /// consumer is gone.
+    Over,
+    /// The console closed the connection, or it broke (why).
+    Dropped(Option<io::Error>),
+}
+
+/// A console's state across connections: the decoder's cursor, the
+/// client token its handshake gave, the games being split from the replay
+/// bytes (a reconnection resumes at the cursor: the bytes run on).
+struct ConsoleState {
+    decoder: ConsoleDecoder,
+    token: u32,
+    feed: GameFeed,
+    replay: Vec<u8>,
+    /// When the last byte came.
+    since: Instant,
+}
+
 /// Follows a console or relay at `addr` (`HOST:PORT`) until it closes the
-/// connection, the idle timeout, or (`--exit-on-game-end`) a game ends.
-fn console(addr: &str, watch: &mut Watch<'_>, idle: Option<Duration>) -> Result<(), Stop> {
+/// connection (with `reconnect`, until the idle timeout passes without
+/// one), the idle timeout, or (`--exit-on-game-end`) a game ends.
+fn console(
+    addr: &str,
+    watch: &mut Watch<'_>,
+    idle: Option<Duration>,
+    reconnect: bool,
+) -> Result<(), Stop> {
+    let mut state = ConsoleState {
+        decoder: ConsoleDecoder::new(),
+        token: 0,
+        feed: GameFeed::new(),
+        replay: Vec::new(),
+        since: Instant::now(),
+    };
+    // The first connection must succeed (slippi-js too reconnects only
+    // once it was connected).
     let mut sock = TcpStream::connect(addr)?;
+    loop {
+        match connection(sock, addr, watch, &mut state, idle)? {
+            Session::Over => break,
+            Session::Dropped(why) if !reconnect => match why {
+                Some(e) => return Err(e.into()),
+                None => break,
+            },
+            Session::Dropped(why) => {
+                let mut why = format!(
+                    "connection lost ({})",
+                    why.map_or_else(|| "closed by the console".to_owned(), |e| e.to_string())
+                );
+                let mut backoff = Backoff::new();
+                let next = loop {
+                    let wait = backoff.next();
+                    watch.out.warning(&format!(
+                        "{addr}: {why}; connecting again in {} s",
+                        wait.as_secs()
+                    ));
+                    if !pause(wait, watch, idle, state.since) {
+                        break None;
+                    }
+                    match TcpStream::connect(addr) {
+                        Ok(s) => break Some(s),
+                        Err(e) => why = format!("cannot connect ({e})"),
+                    }
+                };
+                let Some(next) = next else { break };
+                state.decoder = state.decoder.reconnected();
+                sock = next;
+            }
+        }
+    }
+    if let Some(end) = state.feed.end(state.replay.len()) {
+        watch.game_over(end)?;
+    }
+    Ok(())
+}
+
+/// Sleeps `wait` (in polls, so that a stopped consumer or the idle
+/// timeout ends it early); whether to go on.
+fn pause(wait: Duration, watch: &Watch<'_>, idle: Option<Duration>, since: Instant) -> bool {
+    let start = Instant::now();
+    while start.elapsed() < wait {
+        if idle_over(idle, since) || watch.done() {
+            return false;
+        }
+        std::thread::sleep(POLL);
+    }
+    !idle_over(idle, since) && !watch.done()
+}
+
+/// One connection: the client handshake (resuming at the cursor
+/// expected), then the console's messages until the connection ends.
+fn connection(
+    sock: TcpStream,
+    addr: &str,
+    watch: &mut Watch<'_>,
+    state: &mut ConsoleState,
+    idle: Option<Duration>,
+) -> Result<Session, Stop> {
+    let mut sock = sock;
     sock.set_nodelay(true)?;
     sock.set_read_timeout(idle)?;
-    let decoder = ConsoleDecoder::new();
-    sock.write_all(&client_handshake(decoder.expected_cursor(), 0, true))?;
-    let mut reader = Reader::with_decoder(sock, decoder);
-    let mut feed = GameFeed::new();
-    let mut replay: Vec<u8> = Vec::new();
+    let hello = client_handshake(state.decoder.expected_cursor(), state.token, true);
+    if let Err(e) = sock.write_all(&hello) {
+        return Ok(Session::Dropped(Some(e)));
+    }
+    let mut reader = Reader::with_decoder(sock, state.decoder.clone());
+    let mut session = Session::Dropped(None);
     while !watch.done() {
         let message = match reader.next() {
             None => break,
@@ -582,17 +708,24 @@ fn console(addr: &str, watch: &mut Watch<'_>, idle: Option<Duration>) -> Result<
                     io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
                 ) =>
             {
+                return Ok(Session::Over);
+            }
+            Some(Err(ReadError::Io(e))) => {
+                session = Session::Dropped(Some(e));
                 break;
             }
-            Some(Err(ReadError::Io(e))) => return Err(e.into()),
             Some(Err(ReadError::Decode(e))) => {
                 watch.game_over(End::Damaged(e))?;
                 return Err(Stop::Decode(e));
             }
         };
+        state.since = Instant::now();
         match message {
             ConsoleMessage::Handshake(h) => {
                 watch.nick = h.nick.map(str::to_owned);
+                if let Some(token) = h.client_token {
+                    state.token = token;
+                }
                 let line = tagged(watch.games, "handshake", &h);
                 watch.line(line)?;
             }
@@ -604,32 +737,41 @@ fn console(addr: &str, watch: &mut Watch<'_>, idle: Option<Duration>) -> Result<
                         r.skipped().unwrap_or(0)
                     ));
                 }
-                replay.extend_from_slice(r.data);
-                let mut at = 0usize;
-                while let Ok(Decoded::Record { record, consumed }) =
-                    feed.decode(replay.get(at..).unwrap_or_default())
-                {
-                    at = at.saturating_add(consumed);
-                    match record {
-                        FeedItem::NewGame { .. } => watch.new_game()?,
-                        FeedItem::Event(e) => watch.event(&e)?,
-                        FeedItem::GameOver { end, .. } => watch.game_over(end)?,
-                        FeedItem::Damaged { error } => {
-                            watch.out.warning(&format!("{addr}: damaged game: {error}"));
-                        }
-                        _ => {}
-                    }
-                    if watch.done() {
-                        break;
-                    }
-                }
-                replay.drain(..at);
+                state.replay.extend_from_slice(r.data);
+                split_games(addr, watch, state)?;
             }
             _ => {}
         }
     }
-    if let Some(end) = feed.end(replay.len()) {
-        watch.game_over(end)?;
+    state.decoder = reader.decoder().clone();
+    if watch.done() {
+        session = Session::Over;
     }
+    Ok(session)
+}
+
+/// Hands the replay bytes held to the game splitter, each game's events
+/// to the watch; keeps the bytes of an event not whole yet.
+fn split_games(addr: &str, watch: &mut Watch<'_>, state: &mut ConsoleState) -> io::Result<()> {
+    let mut at = 0usize;
+    while let Ok(Decoded::Record { record, consumed }) = state
+        .feed
+        .decode(state.replay.get(at..).unwrap_or_default())
+    {
+        at = at.saturating_add(consumed);
+        match record {
+            FeedItem::NewGame { .. } => watch.new_game()?,
+            FeedItem::Event(e) => watch.event(&e)?,
+            FeedItem::GameOver { end, .. } => watch.game_over(end)?,
+            FeedItem::Damaged { error } => {
+                watch.out.warning(&format!("{addr}: damaged game: {error}"));
+            }
+            _ => {}
+        }
+        if watch.done() {
+            break;
+        }
+    }
+    state.replay.drain(..at);
     Ok(())
 }

@@ -346,9 +346,10 @@ def watch(
     exit_on_game_end: bool = False,
     idle_timeout: float | None = None,
     start_at: str | None = None,
+    reconnect: bool = False,
 ) -> Watch:
     """Follows a Slippi game as gamefmt watch does: a .slp file being
     written (until its game ends), a folder where Dolphin writes replays,
     or "HOST:PORT" of a console or relay; keyword arguments as the
     command's options (--record, --exit-on-game-end, --idle-timeout in
-    seconds, --start-at)."""
+    seconds, --start-at, --reconnect)."""

@@ -199,9 +199,10 @@ impl Drop for Watch {
 /// until its game ends), a folder where Dolphin writes replays (each
 /// new `.slp` a game), or `"HOST:PORT"` of a console or relay.
 /// Keyword arguments as the command's options (`--record`,
-/// `--exit-on-game-end`, `--idle-timeout` in seconds, `--start-at`).
+/// `--exit-on-game-end`, `--idle-timeout` in seconds, `--start-at`,
+/// `--reconnect`).
 #[pyfunction]
-#[pyo3(signature = (source, *, record = None, exit_on_game_end = false, idle_timeout = None, start_at = None))]
+#[pyo3(signature = (source, *, record = None, exit_on_game_end = false, idle_timeout = None, start_at = None, reconnect = false))]
 pub fn watch(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
@@ -209,6 +210,7 @@ pub fn watch(
     exit_on_game_end: bool,
     idle_timeout: Option<f64>,
     start_at: Option<String>,
+    reconnect: bool,
 ) -> PyResult<Watch> {
     let source: String = py
         .import("os")?
@@ -226,6 +228,7 @@ pub fn watch(
         start_at,
         exit_on_game_end,
         idle,
+        reconnect,
     };
     let (send, lines) = mpsc::sync_channel(IN_FLIGHT);
     let stop = Arc::new(AtomicBool::new(false));

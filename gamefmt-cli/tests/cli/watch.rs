@@ -99,19 +99,25 @@ fn oracle(text: &str, name: &str) -> String {
     cols[2].to_owned()
 }
 
-/// What a console sends: its handshake, then the games' raw events in
-/// replay messages of `piece` bytes (a keep-alive now and then), cursors
-/// running on.
-fn console_wire(games: &[Game], piece: usize) -> Vec<Vec<u8>> {
-    let mut buf = vec![0u8; 1 << 16];
+/// The console's handshake, resuming at `pos`.
+fn console_handshake(pos: u64) -> Vec<u8> {
+    let mut buf = vec![0u8; 256];
     let hs = ConsoleMessage::Handshake(Handshake {
         nick: Some(NICK),
         nintendont_version: Some("1.9.0"),
         client_token: Some(7),
-        pos: [0; 8],
+        pos: pos.to_be_bytes(),
     });
     let n = encode_message(&hs, &mut buf).unwrap();
-    let mut out = vec![buf[..n].to_vec()];
+    buf[..n].to_vec()
+}
+
+/// What a console sends after its handshake: the games' raw events in
+/// replay messages of `piece` bytes (a keep-alive now and then), cursors
+/// running on; each message with the cursor after it.
+fn console_wire(games: &[Game], piece: usize) -> Vec<(u64, Vec<u8>)> {
+    let mut buf = vec![0u8; 1 << 16];
+    let mut out = Vec::new();
     let mut pos = 0u64;
     for (i, chunk) in games.iter().flat_map(|g| g.raw.chunks(piece)).enumerate() {
         let next = pos + chunk.len() as u64;
@@ -123,10 +129,10 @@ fn console_wire(games: &[Game], piece: usize) -> Vec<Vec<u8>> {
             continuity: Continuity::Continuous,
         });
         let n = encode_message(&m, &mut buf).unwrap();
-        out.push(buf[..n].to_vec());
+        out.push((next, buf[..n].to_vec()));
         if i % 50 == 49 {
             let n = encode_message(&ConsoleMessage::KeepAlive, &mut buf).unwrap();
-            out.push(buf[..n].to_vec());
+            out.push((next, buf[..n].to_vec()));
         }
         pos = next;
     }
@@ -252,7 +258,21 @@ fn watch_records_a_console() {
         return;
     };
     let oracle_text = include_str!("../../../benches/peers/slippi-js/record_oracle.tsv");
-    console_feed(&games, oracle_text, "console");
+    console_feed(&games, oracle_text, "console", None);
+}
+
+/// A console that drops the connection in the middle of the first game:
+/// with `--reconnect`, `watch` connects again, asks to resume at the
+/// cursor it reached with the client token the console gave (as
+/// slippi-js's `ConsoleConnection` does), and its recordings still equal
+/// slippi-js's for the uninterrupted feed.
+#[test]
+fn watch_reconnects_where_the_console_dropped() {
+    let Some(games) = games("watch_reconnects_where_the_console_dropped") else {
+        return;
+    };
+    let oracle_text = include_str!("../../../benches/peers/slippi-js/record_oracle.tsv");
+    console_feed(&games, oracle_text, "reconnect", Some(200));
 }
 
 /// The same on another folder of replays (`GAMEFMT_WATCH_DIR`, every
@@ -280,38 +300,86 @@ fn watch_records_a_console_never_seen() {
         &games,
         &std::fs::read_to_string(oracle).unwrap(),
         "never-seen",
+        None,
     );
 }
 
 /// Sends `games` in one feed from a fake console to `gamefmt watch
 /// --record`: each recording equals slippi-js's (`oracle_text`) and
 /// re-reads event for event, and the printed lines agree with the files.
-fn console_feed(games: &[Game], oracle_text: &str, what: &str) {
+/// With `drop_after`, the console closes the connection after that many
+/// messages and, once `watch --reconnect` connects again, resumes at the
+/// cursor the client asks for.
+fn console_feed(games: &[Game], oracle_text: &str, what: &str, drop_after: Option<usize>) {
     let wire = console_wire(games, 1500);
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = listener.local_addr().unwrap();
     let server = std::thread::spawn(move || {
-        let (mut sock, _) = listener.accept().unwrap();
-        let mut hello = [0u8; 83];
-        sock.read_exact(&mut hello).unwrap();
-        for m in &wire {
-            sock.write_all(m).unwrap();
+        let mut hellos = Vec::new();
+        let mut resume_at = 0u64;
+        loop {
+            let (mut sock, _) = listener.accept().unwrap();
+            let mut hello = [0u8; 83];
+            sock.read_exact(&mut hello).unwrap();
+            hellos.push(hello);
+            sock.write_all(&console_handshake(resume_at)).unwrap();
+            // The messages after the cursor resumed at (the keep-alives
+            // at it were sent already).
+            let from = if hellos.len() == 1 {
+                0
+            } else {
+                wire.iter()
+                    .position(|(after, _)| *after > resume_at)
+                    .unwrap()
+            };
+            let until = match drop_after {
+                Some(n) if hellos.len() == 1 => n,
+                _ => wire.len(),
+            };
+            for (_, m) in &wire[from..until] {
+                sock.write_all(m).unwrap();
+            }
+            if until == wire.len() {
+                return hellos;
+            }
+            resume_at = wire[until - 1].0;
         }
-        hello
     });
     let dir = temp_dir(what);
+    // With a reconnection, the idle timeout ends the watch once the
+    // console is gone for good (it is not reachable any more).
+    let idle = if drop_after.is_some() { "6" } else { "30" };
     let out = Command::new(env!("CARGO_BIN_EXE_gamefmt"))
-        .args(["watch", &addr.to_string(), "--idle-timeout", "30"])
+        .args(["watch", &addr.to_string(), "--idle-timeout", idle])
+        .args(drop_after.map(|_| "--reconnect"))
         .args(["--start-at", START_AT, "--record"])
         .arg(&dir)
-        .stderr(Stdio::inherit())
+        .stderr(Stdio::piped())
         .output()
         .unwrap();
-    assert!(out.status.success());
-    assert_eq!(server.join().unwrap(), client_handshake([0; 8], 0, true));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let hellos = server.join().unwrap();
+    assert_eq!(hellos[0], client_handshake([0; 8], 0, true));
     let lines = lines(&out.stdout);
     assert_eq!(lines[0]["kind"], "handshake");
     assert_eq!(lines[0]["nick"], NICK);
+    if let Some(n) = drop_after {
+        // The second hello resumes after the n-th message, with the
+        // console's token (7).
+        assert_eq!(hellos.len(), 2);
+        assert_eq!(
+            hellos[1],
+            client_handshake(wire_cursor(games, n).to_be_bytes(), 7, true)
+        );
+        assert!(
+            stderr.contains("connection lost (closed by the console); connecting again in 2 s"),
+            "{stderr}"
+        );
+        assert_eq!(lines.iter().filter(|l| l["kind"] == "handshake").count(), 2);
+    } else {
+        assert!(!stderr.contains("connection lost"), "{stderr}");
+    }
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), games.len());
     for (n, g) in games.iter().enumerate() {
         // Game_20240501T183000.slp, then Game_20240501T183000-2.slp, ...
@@ -345,6 +413,19 @@ fn console_feed(games: &[Game], oracle_text: &str, what: &str) {
         games.len(),
         lines.len()
     );
+}
+
+/// The cursor after the first `n` messages of [`console_wire`], counted
+/// independently of it: 1,500-byte pieces, a keep-alive after every 50th
+/// (all within the first game here).
+fn wire_cursor(games: &[Game], n: usize) -> u64 {
+    let replays = n - n / 51;
+    let bytes = replays * 1500;
+    assert!(
+        bytes < games[0].raw.len(),
+        "the drop is inside the first game"
+    );
+    bytes as u64
 }
 
 /// Writes `g`'s file to `path` in pieces, a little at a time, as Dolphin

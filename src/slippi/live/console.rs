@@ -271,6 +271,57 @@ impl ConsoleDecoder {
         self.expected
     }
 
+    /// A decoder for a new connection to the same console after the last
+    /// one dropped: the framing starts afresh (the protocol detected
+    /// again, offsets from the new connection's first byte, an error
+    /// forgotten) and the cursor expected carries over, to be sent in the
+    /// new connection's [`client_handshake`] as slippi-js's
+    /// `ConsoleConnection` does when it reconnects.
+    ///
+    /// ```
+    /// use gamefmt::slippi::live::{ConsoleDecoder, ConsoleMessage, Continuity, Handshake, Replay, encode_message};
+    /// use gamefmt::stream::Decoded;
+    ///
+    /// // What a console sends on a connection: its handshake, then replay data.
+    /// let send = |messages: &[ConsoleMessage<'_>]| -> gamefmt::Result<Vec<u8>> {
+    ///     let (mut wire, mut buf) = (Vec::new(), [0u8; 256]);
+    ///     for m in messages {
+    ///         let n = encode_message(m, &mut buf)?;
+    ///         wire.extend_from_slice(&buf[..n]);
+    ///     }
+    ///     Ok(wire)
+    /// };
+    /// let handshake = |pos: u64| ConsoleMessage::Handshake(Handshake {
+    ///     nick: None, nintendont_version: None, client_token: Some(7), pos: pos.to_be_bytes(),
+    /// });
+    /// let replay = |pos: u64, next: u64, data| ConsoleMessage::Replay(Replay {
+    ///     pos: pos.to_be_bytes(), next_pos: next.to_be_bytes(), force_pos: false,
+    ///     data, continuity: Continuity::Continuous,
+    /// });
+    /// let wire = send(&[handshake(0), replay(0, 3, b"abc")])?;
+    /// let mut first = ConsoleDecoder::new();
+    /// let mut at = 0;
+    /// while let Decoded::Record { consumed, .. } = first.decode(&wire[at..])? {
+    ///     at += consumed;
+    /// }
+    /// // The connection drops; the next one asks to resume at byte 3.
+    /// let mut next = first.reconnected();
+    /// assert_eq!((next.expected_cursor(), next.offset()), (3u64.to_be_bytes(), 0));
+    /// let wire = send(&[handshake(3), replay(3, 5, b"de")])?;
+    /// let Decoded::Record { consumed, .. } = next.decode(&wire)? else { panic!("a handshake") };
+    /// let Decoded::Record { record: ConsoleMessage::Replay(r), .. } = next.decode(&wire[consumed..])? else {
+    ///     panic!("a replay message");
+    /// };
+    /// assert_eq!((r.continuity, r.data), (Continuity::Continuous, &b"de"[..]));
+    /// # Ok::<(), gamefmt::Error>(())
+    /// ```
+    #[must_use]
+    pub const fn reconnected(&self) -> Self {
+        let mut d = Self::new();
+        d.expected = self.expected;
+        d
+    }
+
     /// Bytes consumed since the first byte fed.
     #[must_use]
     pub const fn offset(&self) -> usize {
