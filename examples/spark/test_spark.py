@@ -42,8 +42,8 @@ def java():
 
 
 def export_tool():
-    """The `gamefmt` command: $GAMEFMT, or built from the workspace."""
-    tool = os.environ.get("GAMEFMT") or str(REPO / "target" / "debug" / "gamefmt")
+    """The `gamefmt` command: $GAMEFMT_BIN, or built from the workspace."""
+    tool = os.environ.get("GAMEFMT_BIN") or str(REPO / "target" / "debug" / "gamefmt")
     if not Path(tool).is_file():
         subprocess.run(["cargo", "build", "-p", "gamefmt-cli"], cwd=REPO, check=True)
     return tool

@@ -30,6 +30,15 @@ def corpus_files(sub, pattern):
     return [pytest.param(f, id=f.name) for f in files]
 
 
+def never_seen_files(pattern="*"):
+    """Parameters over the files ``pattern`` of ``$GAMEFMT_NEVER_SEEN``:
+    a folder of files the project has never seen, for the checks run by
+    hand on them (none when it is unset)."""
+    env = os.environ.get("GAMEFMT_NEVER_SEEN")
+    files = sorted(p for p in Path(env).glob(pattern) if p.is_file()) if env else []
+    return [pytest.param(f, id=f"never-seen/{f.name}") for f in files]
+
+
 def expected_jsonl(name):
     """The facts of ``teeworlds/<name>.expected.jsonl`` by file name."""
     root = corpus_root()
@@ -56,13 +65,13 @@ def expected_slippi():
 
 def gamefmt_cli():
     """The ``gamefmt`` command for the tests that compare with it:
-    ``$GAMEFMT``, else ``target/debug/gamefmt`` (under ``$CARGO_TARGET_DIR``
+    ``$GAMEFMT_BIN``, else ``target/debug/gamefmt`` (under ``$CARGO_TARGET_DIR``
     when set), built with ``cargo build -p gamefmt-cli`` when missing;
     None when it cannot be (the tests then SKIP)."""
     import shutil
     import subprocess
 
-    env = os.environ.get("GAMEFMT")
+    env = os.environ.get("GAMEFMT_BIN")
     if env:
         return env
     binary = Path(os.environ.get("CARGO_TARGET_DIR", REPO / "target")) / "debug" / "gamefmt"

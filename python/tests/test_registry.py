@@ -58,7 +58,7 @@ def test_every_format_opens_and_is_named_alike(name, tmp_path):
 
     cli = gamefmt_cli()
     if cli is None:
-        pytest.skip("SKIPPED: no gamefmt CLI ($GAMEFMT unset, cargo not found)")
+        pytest.skip("SKIPPED: no gamefmt CLI ($GAMEFMT_BIN unset, cargo not found)")
     out = subprocess.run([cli, "inspect", "--json", str(path)], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["format"] == f.format, name

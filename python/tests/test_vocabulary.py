@@ -5,7 +5,7 @@ key by key and value by value (same names, same numbers, floats equal as
 the f32 they are), and the Arrow ``events``/``items`` tables carry the same
 values where they have the field.
 
-The CLI is ``$GAMEFMT``, else ``target/debug/gamefmt`` (under
+The CLI is ``$GAMEFMT_BIN``, else ``target/debug/gamefmt`` (under
 ``$CARGO_TARGET_DIR`` when set), built with ``cargo build -p gamefmt-cli
 --no-default-features`` when missing. Without the corpus the tests are
 SKIPPED (with the reason); the totals compared are printed (``-s``) and
@@ -15,13 +15,10 @@ kept in ``COUNTS``.
 import functools
 import json
 import math
-import os
-import shutil
 import struct
 import subprocess
 import tempfile
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
@@ -29,36 +26,17 @@ import typing
 
 import gamefmt
 from gamefmt import records as shapes
-from conftest import REPO, corpus_files
+from conftest import corpus_files, gamefmt_cli
 
 # Records and values compared, by surface pair (printed at the end).
 COUNTS = Counter()
 
 
-def cli_binary():
-    """The gamefmt CLI, built when missing; None when it cannot be."""
-    env = os.environ.get("GAMEFMT")
-    if env:
-        return env
-    target = Path(os.environ.get("CARGO_TARGET_DIR", REPO / "target"))
-    binary = target / "debug" / "gamefmt"
-    if not binary.is_file():
-        cargo = shutil.which("cargo")
-        if not cargo:
-            return None
-        subprocess.run(
-            [cargo, "build", "--quiet", "-p", "gamefmt-cli", "--no-default-features"],
-            cwd=REPO,
-            check=True,
-        )
-    return str(binary)
-
-
 @pytest.fixture(scope="module")
 def cli():
-    binary = cli_binary()
+    binary = gamefmt_cli()
     if binary is None:
-        pytest.skip("SKIPPED: no gamefmt CLI ($GAMEFMT unset, cargo not found)")
+        pytest.skip("SKIPPED: no gamefmt CLI ($GAMEFMT_BIN unset, cargo not found)")
     return binary
 
 

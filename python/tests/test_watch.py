@@ -6,7 +6,8 @@ and its final stats equal ``Replay.stats()`` of the finished file. A
 damaged replay raises ``gamefmt.DecodeError`` at the offset the command
 names, after the same lines. Every corpus replay (SKIPPED without the
 corpus), and the core's sample replay (always); a folder where the file
-appears is followed the same."""
+appears is followed the same. ``GAMEFMT_NEVER_SEEN=DIR`` adds the
+``.slp`` files of DIR: replays the project has never seen (by hand)."""
 
 import json
 import math
@@ -19,7 +20,7 @@ import time
 import pytest
 
 import gamefmt
-from conftest import REPO, corpus_files, gamefmt_cli
+from conftest import REPO, corpus_files, gamefmt_cli, never_seen_files
 
 SAMPLE = REPO / "src" / "slippi" / "sample.slp"
 CHUNKS = 24
@@ -29,7 +30,7 @@ CHUNKS = 24
 def cli():
     binary = gamefmt_cli()
     if binary is None:
-        pytest.skip("SKIPPED: no gamefmt CLI ($GAMEFMT unset, cargo not found)")
+        pytest.skip("SKIPPED: no gamefmt CLI ($GAMEFMT_BIN unset, cargo not found)")
     return binary
 
 
@@ -117,7 +118,7 @@ def test_sample_followed_as_the_command_prints(cli, tmp_path):
     assert check(cli, SAMPLE, tmp_path) == "stats equal"
 
 
-@pytest.mark.parametrize("path", corpus_files("slippi", "*.slp"))
+@pytest.mark.parametrize("path", corpus_files("slippi", "*.slp") + never_seen_files("*.slp"))
 def test_corpus_followed_as_the_command_prints(cli, path, tmp_path):
     print(path.name, check(cli, path, tmp_path))
 

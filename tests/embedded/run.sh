@@ -43,7 +43,10 @@ if [ ${#files[@]} -eq 0 ]; then
 fi
 
 (cd "$here" && cargo build --quiet --release)
-(cd "$root" && cargo build --quiet --release -p gamefmt-cli --no-default-features)
+# The CLI to compare with: $GAMEFMT_BIN (CI's tests step built it), else
+# a release build of it.
+gamefmt="${GAMEFMT_BIN:-$root/target/release/gamefmt}"
+[ -n "${GAMEFMT_BIN:-}" ] || (cd "$root" && cargo build --quiet --release -p gamefmt-cli --no-default-features)
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -55,4 +58,4 @@ done > "$work/gamefmt-embedded.list"
    -nographic -semihosting-config enable=on,target=native \
    -kernel "$here/target/thumbv7m-none-eabi/release/gamefmt-embedded") | tee "$work/firmware.out"
 
-python3 "$here/compare.py" "$root/target/release/gamefmt" "$work/firmware.out" "$work/gamefmt-embedded.list"
+python3 "$here/compare.py" "$gamefmt" "$work/firmware.out" "$work/gamefmt-embedded.list"
