@@ -1,13 +1,23 @@
 """Hostile input from Python: every prefix and 1,000 corruptions of small
 corpus files end in a clean result or a gamefmt.Error, never another
-exception (no PanicException, no TypeError, ...)."""
+exception (no PanicException, no TypeError, ...).
 
+The same checks run by hand on files the project has never seen:
+``GAMEFMT_NEVER_SEEN=DIR`` adds every file of DIR to the corpus files
+(``GAMEFMT_ARROW_SAMPLES=N`` takes N evenly spaced prefixes and N
+corruptions for the Arrow routes instead of 300: they decode the whole
+file each time), e.g.
+
+    GAMEFMT_NEVER_SEEN=/tmp/never-seen GAMEFMT_ARROW_SAMPLES=40 pytest -q python/tests/test_robustness.py
+"""
+
+import os
 import random
 
 import pytest
 
 import gamefmt
-from conftest import corpus_root
+from conftest import corpus_root, gamefmt_cli, never_seen_files
 
 # The smallest real file of each format (a prefix of a larger file is a
 # cut file of that format, so the first PREFIX_LIMIT bytes of a file are
@@ -29,6 +39,7 @@ def small_files():
         path = root / sub / name if root else None
         if path and path.is_file():
             params.append(pytest.param(path, id=name))
+    params += never_seen_files()
     if not params:
         reason = "SKIPPED: corpus absent (set GAMEFMT_CORPUS)"
         params.append(pytest.param(None, marks=pytest.mark.skip(reason=reason), id="no-corpus"))
@@ -92,24 +103,8 @@ def test_corruptions(path):
 # up to ARROW_PREFIX_EVERY bytes, then ARROW_PREFIXES evenly spaced;
 # corruptions: ARROW_CORRUPTIONS fixed-seed ones of 1 to 4 bytes.
 ARROW_PREFIX_EVERY = 1024
-ARROW_PREFIXES = 300
-ARROW_CORRUPTIONS = 300
-
-
-def gamefmt_cli():
-    """The CLI the tests step built (`$GAMEFMT_BIN`, else target/debug or
-    target/release), or None."""
-    import os
-
-    from conftest import REPO
-
-    env = os.environ.get("GAMEFMT_BIN")
-    candidates = [env] if env else []
-    candidates += [REPO / "target" / "debug" / "gamefmt", REPO / "target" / "release" / "gamefmt"]
-    for c in candidates:
-        if c and os.path.isfile(c):
-            return str(c)
-    return None
+ARROW_PREFIXES = int(os.environ.get("GAMEFMT_ARROW_SAMPLES", "300"))
+ARROW_CORRUPTIONS = ARROW_PREFIXES
 
 
 def arrow_errors(data):
