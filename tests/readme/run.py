@@ -11,7 +11,12 @@ cannot run in CI says so in its info string, with the reason beside it:
     ```sh no-run: the embedded step runs it (QEMU)
 
 It is counted and listed, not run; `no-run` without a reason fails the
-test. Other blocks (python, rust, c, cmake, ...) are not run here; a
+test. A `console` block is a session: its `$ ` lines are the commands,
+run one after the other (a command may fail, as a session shows it:
+`echo $?` prints its status), the other lines what they must print
+(standard output and error together, line by line, trailing spaces
+aside). Other blocks (python, rust, c,
+cmake, ...) are not run here; a
 block whose info string says `from PATH` (```c from examples/c/read_file.c)
 must be a verbatim excerpt of that file, which CI compiles. Indented code
 blocks are not looked at: write commands in fenced blocks.
@@ -78,6 +83,20 @@ def blocks(text):
     return out
 
 
+def console_session(code):
+    """A `console` block's commands (its `$ ` lines, the prompt taken
+    off) and the output they must print (its other lines)."""
+    commands, expected = [], []
+    for line in code.splitlines():
+        if line.startswith("$ "):
+            commands.append(line[2:])
+        else:
+            expected.append(line.rstrip())
+    while expected and not expected[-1]:
+        expected.pop()
+    return "\n".join(commands) + "\n", expected
+
+
 def no_run_reason(info):
     """The reason of a `no-run` block ('' when none is given), or None
     when the block runs."""
@@ -141,7 +160,7 @@ def main():
     failures = []
     excerpts = 0
     for line, info, code in blocks(readme.read_text()):
-        m = re.search(r"\bfrom\s+(\S+)", info)
+        m = re.match(r"\S+\s+from\s+(\S+)", info)
         if m:
             excerpts += 1
             source = REPO / m.group(1)
@@ -168,13 +187,23 @@ def main():
             skipped += 1
             continue
         started = time.monotonic()
+        expected, shell = None, ["bash", "-e", "-o", "pipefail", "-c"]
+        if info.split()[0] == "console":
+            code, expected = console_session(code)
+            shell = ["bash", "-o", "pipefail", "-c"]
         try:
             done = subprocess.run(
-                ["bash", "-e", "-o", "pipefail", "-c", code],
-                cwd=work, env=env, capture_output=True, text=True, timeout=TIMEOUT,
+                [*shell, code],
+                cwd=work, env=env, text=True, timeout=TIMEOUT,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT if expected is not None else subprocess.PIPE,
             )
             status = done.returncode
-            output = done.stdout + done.stderr
+            output = done.stdout + (done.stderr or "")
+            printed = [line.rstrip() for line in done.stdout.rstrip("\n").splitlines()]
+            if status == 0 and expected is not None and printed != expected:
+                status = "output differs from the block's"
+                output = "printed:\n" + done.stdout
         except subprocess.TimeoutExpired:
             status, output = "timeout", ""
         seconds = time.monotonic() - started
