@@ -4,11 +4,11 @@ exception (no PanicException, no TypeError, ...).
 
 The same checks run by hand on files the project has never seen:
 ``GAMEFMT_NEVER_SEEN=DIR`` adds every file of DIR to the corpus files
-(``GAMEFMT_ARROW_SAMPLES=N`` takes N evenly spaced prefixes and N
-corruptions for the Arrow routes instead of 300: they decode the whole
-file each time), e.g.
+(``GAMEFMT_SAMPLES=N`` takes N corruptions instead of 1,000, and N evenly
+spaced prefixes and N corruptions for the Arrow routes instead of 300:
+each decodes the whole file, and these files are larger), e.g.
 
-    GAMEFMT_NEVER_SEEN=/tmp/never-seen GAMEFMT_ARROW_SAMPLES=40 pytest -q python/tests/test_robustness.py
+    GAMEFMT_NEVER_SEEN=/tmp/never-seen GAMEFMT_SAMPLES=40 pytest -q python/tests/test_robustness.py
 """
 
 import os
@@ -29,7 +29,8 @@ SMALL = [
     ("teeworlds/maps", "crate-twmap-0.16.0__tests__editor.map"),
 ]
 PREFIX_LIMIT = 12288
-CORRUPTIONS = 1000
+SAMPLES = os.environ.get("GAMEFMT_SAMPLES")
+CORRUPTIONS = int(SAMPLES or 1000)
 
 
 def small_files():
@@ -103,7 +104,7 @@ def test_corruptions(path):
 # up to ARROW_PREFIX_EVERY bytes, then ARROW_PREFIXES evenly spaced;
 # corruptions: ARROW_CORRUPTIONS fixed-seed ones of 1 to 4 bytes.
 ARROW_PREFIX_EVERY = 1024
-ARROW_PREFIXES = int(os.environ.get("GAMEFMT_ARROW_SAMPLES", "300"))
+ARROW_PREFIXES = int(SAMPLES or 300)
 ARROW_CORRUPTIONS = ARROW_PREFIXES
 
 
