@@ -159,7 +159,12 @@ def test_arrow_routes_raise_gamefmt_errors_at_validates_offset(path, tmp_path):
             # Every route that fails says the same.
             assert len(set(errors)) == 1, (label, errors)
             raised[label] = (buf, errors[0])
-    assert raised or path.suffix == ".map", "no damaged input made the Arrow routes fail"
+    # A corpus file's sample is known to hold damage that fails; a file
+    # never seen may take every cut and corruption of a small sample (a
+    # Slippi replay cut short is a shorter game, not an error).
+    root = corpus_root()
+    known = root is not None and root in path.parents
+    assert raised or path.suffix == ".map" or not known, "no damaged input made the Arrow routes fail"
     if cli is None:
         pytest.skip("SKIPPED: the gamefmt CLI is not built (cargo build -p gamefmt-cli): validate not compared")
     for label, (buf, _) in raised.items():
