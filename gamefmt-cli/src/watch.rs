@@ -683,13 +683,12 @@ fn pause(wait: Duration, watch: &Watch<'_>, idle: Option<Duration>, since: Insta
 /// One connection: the client handshake (resuming at the cursor
 /// expected), then the console's messages until the connection ends.
 fn connection(
-    sock: TcpStream,
+    mut sock: TcpStream,
     addr: &str,
     watch: &mut Watch<'_>,
     state: &mut ConsoleState,
     idle: Option<Duration>,
 ) -> Result<Session, Stop> {
-    let mut sock = sock;
     sock.set_nodelay(true)?;
     sock.set_read_timeout(idle)?;
     let hello = client_handshake(state.decoder.expected_cursor(), state.token, true);
