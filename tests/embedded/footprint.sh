@@ -100,6 +100,13 @@ spaced() {
   esac
 }
 
+# The firmware keeps the source paths of a few panic locations: without
+# these remaps its size would depend on where the checkout and the Cargo
+# registry are (a checkout at /check/work/main is 8 bytes larger than one at
+# /work/main).
+registry="${CARGO_HOME:-$HOME/.cargo}/registry/src"
+remap="\"--remap-path-prefix=$root=gamefmt\", \"--remap-path-prefix=$registry=registry\""
+
 table="$work/table.md"
 {
 echo "| firmware | flash (bytes) | static RAM (bytes) | of which buffers | peak stack (bytes) |"
@@ -107,7 +114,8 @@ echo "|---|---|---|---|---|"
 for format in none teehistorian slippi demo map; do
   features=""
   [ "$format" != none ] && features="$format"
-  (cd "$here" && cargo build --quiet --release --no-default-features --features "$features" 2>/dev/null)
+  (cd "$here" && cargo build --quiet --release --no-default-features --features "$features" \
+     --config "target.thumbv7m-none-eabi.rustflags=[$remap]" 2>/dev/null)
   read -r flash ram < <(sizes)
   case "$format" in
     teehistorian|slippi) buffers=4096 ;;
