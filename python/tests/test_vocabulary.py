@@ -100,25 +100,42 @@ EX_FIELDS = typing.get_type_hints(shapes.ExFields)
 
 def conforms(value, hint):
     """Whether `value` is of the type `hint` (the hints gamefmt.records uses)."""
-    origin = typing.get_origin(hint)
+    return checker(hint)(value)
+
+
+@functools.lru_cache(maxsize=None)
+def checker(hint):
+    """The test `conforms` runs for `hint`, built once per hint (the typing
+    introspection, done per value, took most of this file's time)."""
     if hint is None:
-        return False
+        return lambda value: False
     if hint is typing.Any:
-        return True
+        return lambda value: True
+    origin = typing.get_origin(hint)
     if origin is typing.Union:
-        return any(conforms(value, h) for h in typing.get_args(hint))
+        checks = tuple(checker(h) for h in typing.get_args(hint))
+
+        def any_of(value):
+            for check in checks:
+                if check(value):
+                    return True
+            return False
+
+        return any_of
     if origin is typing.Literal:
-        return value in typing.get_args(hint)
+        allowed = typing.get_args(hint)
+        return lambda value: value in allowed
     if origin is list:
         (item,) = typing.get_args(hint)
-        return isinstance(value, list) and all(conforms(v, item) for v in value)
+        check = checker(item)
+        return lambda value: isinstance(value, list) and all(check(v) for v in value)
     if hint is type(None):
-        return value is None
+        return lambda value: value is None
     if typing.is_typeddict(hint):
-        return isinstance(value, dict) and not shape_errors(value, hint)
+        return lambda value: isinstance(value, dict) and not shape_errors(value, hint)
     if hint is int:
-        return isinstance(value, int) and not isinstance(value, bool)
-    return isinstance(value, hint)
+        return lambda value: isinstance(value, int) and not isinstance(value, bool)
+    return lambda value: isinstance(value, hint)
 
 
 @functools.lru_cache(maxsize=None)
@@ -126,17 +143,25 @@ def hints_of(shape):
     return typing.get_type_hints(shape)
 
 
+@functools.lru_cache(maxsize=None)
+def checks_of(shape):
+    """The TypedDict `shape`'s required keys and the test of each key's value."""
+    return shape.__required_keys__, {k: checker(h) for k, h in hints_of(shape).items()}
+
+
 def shape_errors(value, shape):
     """What in the dict `value` disagrees with the TypedDict `shape`."""
-    hints = hints_of(shape)
-    errors = [f"missing {k}" for k in shape.__required_keys__ if k not in value]
-    errors += [f"unexpected {k}" for k in value if k not in hints]
+    required, checks = checks_of(shape)
+    errors = [f"missing {k}" for k in required if k not in value]
     for k, v in value.items():
-        if k in hints and not conforms(v, hints[k]):
+        check = checks.get(k)
+        if check is None:
+            errors.append(f"unexpected {k}")
+        elif not check(v):
             if k == "fields" and shape is shapes.Ex:
                 errors += [f"fields.{f}" for f, x in v.items() if not conforms(x, EX_FIELDS.get(f))]
             else:
-                errors.append(f"{k}={v!r} is not {hints[k]}")
+                errors.append(f"{k}={v!r} is not {hints_of(shape)[k]}")
     return errors
 
 
