@@ -10,15 +10,18 @@
 
 use std::sync::Arc;
 
-use arrow::array::{
-    ArrayBuilder, ArrayRef, BinaryBuilder, BooleanArray, BooleanBufferBuilder, DictionaryArray,
-    Int8Array, Int32Array, Int32Builder, ListBuilder, PrimitiveArray, StringArray, StringBuilder,
+use arrow_array::builder::{
+    ArrayBuilder, BinaryBuilder, BooleanBufferBuilder, Int32Builder, ListBuilder, StringBuilder,
 };
-use arrow::buffer::{NullBuffer, ScalarBuffer};
-use arrow::datatypes::{
-    ArrowPrimitiveType, DataType, Field, Float32Type, Float64Type, Int8Type, Int32Type, Int64Type,
-    UInt8Type, UInt16Type, UInt32Type, UInt64Type,
+use arrow_array::types::{
+    ArrowPrimitiveType, Float32Type, Float64Type, Int8Type, Int32Type, Int64Type, UInt8Type,
+    UInt16Type, UInt32Type, UInt64Type,
 };
+use arrow_array::{
+    ArrayRef, BooleanArray, DictionaryArray, Int8Array, Int32Array, PrimitiveArray, StringArray,
+};
+use arrow_buffer::{NullBuffer, ScalarBuffer};
+use arrow_schema::{DataType, Field};
 
 /// A builder that can be a column: it knows its Arrow type.
 pub trait Column {
@@ -462,7 +465,7 @@ macro_rules! table {
             }
 
             /// Name, Arrow type and description of every column.
-            pub fn docs() -> Vec<(&'static str, arrow::datatypes::DataType, &'static str)> {
+            pub fn docs() -> Vec<(&'static str, arrow_schema::DataType, &'static str)> {
                 vec![$((
                     stringify!($col),
                     <$builder as $crate::columns::Column>::data_type(),
@@ -479,11 +482,11 @@ macro_rules! table {
             /// The rows so far as one batch; the builders are emptied.
             pub fn finish(
                 &mut self,
-                schema: arrow::datatypes::SchemaRef,
-            ) -> Result<arrow::record_batch::RecordBatch, arrow::error::ArrowError> {
+                schema: arrow_schema::SchemaRef,
+            ) -> Result<arrow_array::RecordBatch, arrow_schema::ArrowError> {
                 let columns = vec![$($crate::columns::Column::finish_column(&mut self.$col),)*];
                 *self = Self::with_capacity(self.capacity);
-                arrow::record_batch::RecordBatch::try_new(schema, columns)
+                arrow_array::RecordBatch::try_new(schema, columns)
             }
         }
 
@@ -493,8 +496,8 @@ macro_rules! table {
             }
             fn batch(
                 &mut self,
-                schema: arrow::datatypes::SchemaRef,
-            ) -> Result<arrow::record_batch::RecordBatch, arrow::error::ArrowError> {
+                schema: arrow_schema::SchemaRef,
+            ) -> Result<arrow_array::RecordBatch, arrow_schema::ArrowError> {
                 self.finish(schema)
             }
         }
@@ -510,13 +513,14 @@ pub trait Rows {
     /// The rows so far as one batch; the builders are emptied.
     fn batch(
         &mut self,
-        schema: arrow::datatypes::SchemaRef,
-    ) -> Result<arrow::record_batch::RecordBatch, arrow::error::ArrowError>;
+        schema: arrow_schema::SchemaRef,
+    ) -> Result<arrow_array::RecordBatch, arrow_schema::ArrowError>;
 }
 
 #[cfg(test)]
 mod tests {
-    use arrow::array::{Array, AsArray};
+    use arrow_array::Array;
+    use arrow_array::cast::AsArray;
 
     use super::*;
 

@@ -7,7 +7,7 @@
 
 use std::io::Read;
 
-use arrow::record_batch::RecordBatch;
+use arrow_array::RecordBatch;
 use gamefmt::Protocol;
 use gamefmt::demo::{Chunk, ChunkKind, Frame, OwnedBuffers, Reader, Reconstructor, message_id};
 use gamefmt::zerocopy::IntoBytes;

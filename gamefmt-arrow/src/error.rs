@@ -3,7 +3,7 @@
 use std::fmt;
 use std::io;
 
-use arrow::error::ArrowError;
+use arrow_schema::ArrowError;
 use gamefmt::Format;
 use parquet::errors::ParquetError;
 

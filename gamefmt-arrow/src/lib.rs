@@ -60,8 +60,8 @@ mod write;
 use std::io::{Cursor, Read};
 use std::sync::Arc;
 
-use arrow::datatypes::{Schema, SchemaRef};
-pub use arrow::record_batch::{RecordBatch, RecordBatchReader};
+pub use arrow_array::{RecordBatch, RecordBatchReader};
+use arrow_schema::{Schema, SchemaRef};
 use gamefmt::Format;
 
 use crate::source::{Source, Stepped, Threaded};
@@ -230,14 +230,14 @@ impl Table {
         Arc::new(Schema::new(
             self.columns()
                 .into_iter()
-                .map(|(name, ty, _)| arrow::datatypes::Field::new(name, ty, true))
+                .map(|(name, ty, _)| arrow_schema::Field::new(name, ty, true))
                 .collect::<Vec<_>>(),
         ))
     }
 
     /// Name, Arrow type and description of every column.
     #[must_use]
-    pub fn columns(self) -> Vec<(&'static str, arrow::datatypes::DataType, &'static str)> {
+    pub fn columns(self) -> Vec<(&'static str, arrow_schema::DataType, &'static str)> {
         match self {
             Self::SlippiGames => slippi::Games::docs(),
             Self::SlippiFrames => slippi::Frames::docs(),
@@ -372,7 +372,7 @@ pub fn export_bytes<B: AsRef<[u8]> + Send + 'static>(
 /// # Errors
 /// The input cannot be read, its format is unknown or not the table's, or
 /// (when reading a map, which is read whole) it is invalid. Later errors
-/// come from the reader's iterator, as an [`arrow::error::ArrowError::ExternalError`]
+/// come from the reader's iterator, as an [`arrow_schema::ArrowError::ExternalError`]
 /// holding an [`Error`]; the reader ends after one.
 pub fn table_reader<R: Read + Send + 'static>(
     input: R,
@@ -420,7 +420,7 @@ struct TableReader {
 }
 
 impl Iterator for TableReader {
-    type Item = Result<RecordBatch, arrow::error::ArrowError>;
+    type Item = Result<RecordBatch, arrow_schema::ArrowError>;
 
     fn next(&mut self) -> Option<Self::Item> {
         if self.done {
@@ -434,7 +434,7 @@ impl Iterator for TableReader {
             }
             Err(e) => {
                 self.done = true;
-                Some(Err(arrow::error::ArrowError::ExternalError(Box::new(e))))
+                Some(Err(arrow_schema::ArrowError::ExternalError(Box::new(e))))
             }
         }
     }

@@ -10,10 +10,10 @@
 use std::io::Read;
 use std::ops::Range;
 
-use arrow::datatypes::SchemaRef;
-use arrow::error::ArrowError;
+use arrow_schema::ArrowError;
+use arrow_schema::SchemaRef;
 
-use arrow::record_batch::RecordBatch;
+use arrow_array::RecordBatch;
 use gamefmt::slippi::stats::SlippiStats;
 use gamefmt::slippi::{
     ClosedFrame, Event, FRAME_PLAYERS, FinalPosts, FrameBookend, FrameGrouper, FrameStart, GameEnd,

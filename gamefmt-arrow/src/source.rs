@@ -8,7 +8,7 @@
 use std::io::Read;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
-use arrow::record_batch::RecordBatch;
+use arrow_array::RecordBatch;
 
 use crate::columns::Rows;
 use crate::{Error, Table};

@@ -6,7 +6,7 @@
 
 use std::io::Read;
 
-use arrow::record_batch::RecordBatch;
+use arrow_array::RecordBatch;
 use gamefmt::stream::End;
 use gamefmt::teehistorian::{
     ClientProtocols, CommandSource, ExMessage, Header, Item, MAX_CLIENTS, Message, PlayerNames,

@@ -35,8 +35,8 @@ use std::fs::{self, File};
 use std::io::{BufWriter, Read};
 use std::path::{Path, PathBuf};
 
-use arrow::ipc::writer::FileWriter;
-use arrow::record_batch::RecordBatch;
+use arrow_array::RecordBatch;
+use arrow_ipc::writer::FileWriter;
 use parquet::arrow::ArrowWriter;
 use parquet::arrow::arrow_writer::{
     ArrowColumnChunk, ArrowColumnWriter, ArrowRowGroupWriterFactory, compute_leaves,

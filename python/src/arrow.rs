@@ -5,9 +5,9 @@
 
 use std::ffi::CString;
 
-use arrow::ffi::FFI_ArrowSchema;
-use arrow::ffi_stream::FFI_ArrowArrayStream;
-use arrow::record_batch::{RecordBatch, RecordBatchIterator, RecordBatchReader};
+use arrow_array::ffi_stream::FFI_ArrowArrayStream;
+use arrow_array::{RecordBatch, RecordBatchIterator, RecordBatchReader};
+use arrow_schema::ffi::FFI_ArrowSchema;
 use gamefmt::Format;
 use gamefmt_arrow::Table;
 use pyo3::prelude::*;
@@ -49,9 +49,9 @@ fn export_error(e: gamefmt_arrow::Error) -> PyErr {
 
 /// A [`gamefmt_arrow::table_reader`] error as a `gamefmt.Error`: the
 /// reader wraps gamefmt's own error in an `ArrowError::ExternalError`.
-fn reader_error(e: arrow::error::ArrowError) -> PyErr {
+fn reader_error(e: arrow_schema::ArrowError) -> PyErr {
     match e {
-        arrow::error::ArrowError::ExternalError(inner) => {
+        arrow_schema::ArrowError::ExternalError(inner) => {
             match inner.downcast::<gamefmt_arrow::Error>() {
                 Ok(e) => export_error(*e),
                 Err(other) => error::decode_message(other.to_string(), None),

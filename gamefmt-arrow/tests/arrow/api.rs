@@ -15,8 +15,9 @@ use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::Cursor;
 
-use arrow::array::{Array, AsArray};
-use arrow::datatypes::{Int32Type, UInt8Type};
+use arrow_array::Array;
+use arrow_array::cast::AsArray;
+use arrow_array::types::{Int32Type, UInt8Type};
 use gamefmt::teehistorian::{Message, TeehistorianIter};
 use gamefmt_arrow::{Dataset, Error, OutputFormat, RecordBatch, Table, export, table_reader};
 
@@ -53,7 +54,7 @@ fn slippi_sample_frames_and_games() {
     let want = view.game_start().unwrap().stage().unwrap();
     assert_eq!(
         stage
-            .as_primitive::<arrow::datatypes::UInt16Type>()
+            .as_primitive::<arrow_array::types::UInt16Type>()
             .value(0),
         want
     );
@@ -140,7 +141,7 @@ fn errors_carry_the_core_offset() {
         let got = table_reader(Cursor::new(bad), Table::SlippiFrames, 10)
             .map_or_else(Some, |r| {
                 r.filter_map(Result::err).next().map(|e| match e {
-                    arrow::error::ArrowError::ExternalError(e) => *e.downcast::<Error>().unwrap(),
+                    arrow_schema::ArrowError::ExternalError(e) => *e.downcast::<Error>().unwrap(),
                     e => panic!("{e}"),
                 })
             })
@@ -173,7 +174,7 @@ fn read_back(path: &std::path::Path, format: OutputFormat) -> Vec<RecordBatch> {
                 .collect::<Result<_, _>>()
                 .unwrap()
         }
-        OutputFormat::Arrow => arrow::ipc::reader::FileReader::try_new(file, None)
+        OutputFormat::Arrow => arrow_ipc::reader::FileReader::try_new(file, None)
             .unwrap()
             .collect::<Result<_, _>>()
             .unwrap(),
@@ -208,8 +209,8 @@ fn parquet_and_arrow_files_hold_the_batches() {
             format.extension()
         )));
         let got = read_back(&path, format);
-        let got = arrow::compute::concat_batches(&got[0].schema(), &got).unwrap();
-        let mut expected = arrow::compute::concat_batches(&want[0].schema(), &want).unwrap();
+        let got = arrow_select::concat::concat_batches(&got[0].schema(), &got).unwrap();
+        let mut expected = arrow_select::concat::concat_batches(&want[0].schema(), &want).unwrap();
         // The file column is filled by the dataset, null from table_reader.
         let file = got.column(0).as_dictionary::<Int32Type>();
         assert_eq!(file.values().as_string::<i32>().value(0), "sample");
@@ -242,14 +243,25 @@ fn files_of_rows(dataset: &Dataset, table: Table, name: &str, format: OutputForm
     let mut files = Vec::new();
     for entry in std::fs::read_dir(folder).unwrap() {
         for batch in read_back(&entry.unwrap().path(), format) {
-            let column =
-                arrow::compute::cast(batch.column(0), &arrow::datatypes::DataType::Utf8).unwrap();
-            files.extend(
-                column
-                    .as_string::<i32>()
-                    .iter()
-                    .map(|f| f.unwrap().to_owned()),
-            );
+            // Dictionary-encoded as written, or plain strings.
+            let column = batch.column(0);
+            match column.as_dictionary_opt::<Int32Type>() {
+                Some(dictionary) => {
+                    let values = dictionary.values().as_string::<i32>();
+                    files.extend(
+                        dictionary
+                            .keys()
+                            .iter()
+                            .map(|key| values.value(key.unwrap() as usize).to_owned()),
+                    );
+                }
+                None => files.extend(
+                    column
+                        .as_string::<i32>()
+                        .iter()
+                        .map(|f| f.unwrap().to_owned()),
+                ),
+            }
         }
     }
     files.sort();

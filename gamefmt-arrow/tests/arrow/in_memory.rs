@@ -109,8 +109,9 @@ fn other_formats_are_exported_as_by_export() {
 /// column is the core's serialized field of its name.
 #[test]
 fn demo_messages_typed_columns() {
-    use arrow::array::{Array, AsArray};
-    use arrow::datatypes::Int32Type;
+    use arrow_array::Array;
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::Int32Type;
     use gamefmt_arrow::table_reader;
     let Some(dir) = common::corpus_dir("demo_messages_typed") else {
         return;
