@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the C ABI (gamefmt-ffi as a staticlib, panic = "abort" as DDNet
-# links it) and the C and C++ test programs with AddressSanitizer and
+# Builds the C ABI (tests/c/staticlib.sh: a staticlib, panic = "abort" as
+# DDNet links it) and the C and C++ test programs with AddressSanitizer and
 # UBSan, then prints one JSON line per FILE, in argument order: what
 # `gamefmt inspect --json FILE` prints, decoded through the C API (or an
 # object with an `error` key). GAMEFMT_C_PROGRAM=cxx runs the C++ build of
@@ -13,11 +13,7 @@ root="$(cd "$(dirname "$0")/../.." && pwd)"
 out="$root/target/c"
 mkdir -p "$out"
 
-# panic = "abort" for the staticlib only (a profile override by
-# environment, so the rest of the workspace keeps its profile).
-CARGO_PROFILE_RELEASE_PANIC=abort cargo build --quiet --release -p gamefmt-ffi \
-  --manifest-path "$root/Cargo.toml" >&2
-lib="$root/target/release/libgamefmt_ffi.a"
+lib="$("$root/tests/c/staticlib.sh")"
 inc="$root/gamefmt-ffi/include"
 san=(-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g -O1)
 libs=(-lpthread -ldl -lm)
