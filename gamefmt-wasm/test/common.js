@@ -1,13 +1,14 @@
-// Shared by the Node tests: the corpus, the native CLI and the one
-// canonical form both sides' values are compared in.
-import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { spawn } from 'node:child_process';
-import { tmpdir } from 'node:os';
+// Shared by the Node tests: the corpus, the native CLI (run ahead of the
+// comparisons), the one canonical form both sides' values are compared in,
+// and the comparison itself.
 import assert from 'node:assert/strict';
-
-import { GamefmtError } from 'gamefmt';
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import { GamefmtError } from 'gamefmt';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const root = resolve(here, '..', '..');
