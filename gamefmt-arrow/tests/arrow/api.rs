@@ -243,25 +243,15 @@ fn files_of_rows(dataset: &Dataset, table: Table, name: &str, format: OutputForm
     let mut files = Vec::new();
     for entry in std::fs::read_dir(folder).unwrap() {
         for batch in read_back(&entry.unwrap().path(), format) {
-            // Dictionary-encoded as written, or plain strings.
-            let column = batch.column(0);
-            match column.as_dictionary_opt::<Int32Type>() {
-                Some(dictionary) => {
-                    let values = dictionary.values().as_string::<i32>();
-                    files.extend(
-                        dictionary
-                            .keys()
-                            .iter()
-                            .map(|key| values.value(key.unwrap() as usize).to_owned()),
-                    );
-                }
-                None => files.extend(
-                    column
-                        .as_string::<i32>()
-                        .iter()
-                        .map(|f| f.unwrap().to_owned()),
-                ),
-            }
+            // Dictionary-encoded, as the dataset writes it.
+            let dictionary = batch.column(0).as_dictionary::<Int32Type>();
+            let values = dictionary.values().as_string::<i32>();
+            files.extend(
+                dictionary
+                    .keys()
+                    .iter()
+                    .map(|key| values.value(key.unwrap() as usize).to_owned()),
+            );
         }
     }
     files.sort();
