@@ -267,6 +267,7 @@ impl ActionState {
 }
 
 /// One frame of `handleActionCompute`.
+#[inline(always)]
 pub(crate) fn compute(
     counts: &mut ActionCounts,
     state: &mut ActionState,

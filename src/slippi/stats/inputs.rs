@@ -41,6 +41,7 @@ fn crossed(prev: Option<f32>, cur: Option<f32>) -> bool {
 }
 
 /// One frame of `handleInputCompute`.
+#[inline(always)]
 pub(crate) fn compute(counts: &mut InputCounts, player: &Pre, prev: Option<&Pre>) {
     let Some(prev) = prev else { return };
     if player.frame < FIRST_PLAYABLE {

@@ -362,6 +362,7 @@ pub(crate) struct Step {
 
 /// One frame of `handleConversionCompute` / `handleComboCompute`.
 #[allow(clippy::too_many_arguments, reason = "the slippi-js function's inputs")]
+#[inline(always)]
 pub(crate) fn compute(
     kind: Kind,
     list: &mut Punishes,
