@@ -318,12 +318,26 @@ export class SlippiGame {
     if (typeof input === 'string') {
       throw new GamefmtError('SlippiGame from a path: read the file and pass its bytes', 'unsupported', 0);
     }
-    const bytes = input instanceof Uint8Array ? input : new Uint8Array(input);
-    this.file = open(bytes);
-    if (this.file.format !== 'slippi') {
-      throw new GamefmtError(`not a Slippi replay (a ${this.file.format} file)`, 'bad_magic', 0);
+    this.bytes = input instanceof Uint8Array ? input : new Uint8Array(input);
+    const format = this.#with((file) => file.format);
+    if (format !== 'slippi') {
+      throw new GamefmtError(`not a Slippi replay (a ${format} file)`, 'bad_magic', 0);
     }
     this.cache = {};
+  }
+
+  // The replay's bytes stay in JavaScript (the caller's, not copied, as
+  // slippi-js keeps them); each getter copies them into the module and
+  // frees that copy when it returns. A module-side file kept per game
+  // held every replay in wasm memory until the garbage collector ran:
+  // getStats() on 60 replays in a row took twice as long.
+  #with(f) {
+    const file = open(this.bytes);
+    try {
+      return f(file);
+    } finally {
+      file.free();
+    }
   }
 
   #once(key, f) {
@@ -334,33 +348,33 @@ export class SlippiGame {
   /** slippi-js's `getStats()`: `undefined` until the settings are
    * complete. */
   getStats() {
-    return this.#once('stats', () => nullToUndefined(this.file.slippiJsStats()));
+    return this.#once('stats', () => this.#with((file) => nullToUndefined(file.slippiJsStats())));
   }
 
   /** slippi-js's `getStadiumStats()` (Target Test, Home-Run Contest). */
   getStadiumStats() {
-    return this.#once('stadium', () => nullToUndefined(this.file.slippiJsStadiumStats()));
+    return this.#once('stadium', () => this.#with((file) => nullToUndefined(file.slippiJsStadiumStats())));
   }
 
   /** slippi-js's `getWinners()`: `[{playerIndex, position}]`. */
   getWinners() {
-    return this.file.winners().map((w) => ({ playerIndex: w.port - 1, position: w.position }));
+    return this.#with((file) => file.winners()).map((w) => ({ playerIndex: w.port - 1, position: w.position }));
   }
 
   /** slippi-js's `getMetadata()`: the metadata element, `undefined` when
    * the file has none. */
   getMetadata() {
-    return this.#once('metadata', () => nullToUndefined(this.file.metadata()));
+    return this.#once('metadata', () => this.#with((file) => nullToUndefined(file.metadata())));
   }
 
   /** slippi-js's `getGameEnd()`, `undefined` before Game End. */
   getGameEnd() {
-    const e = this.file.gameEnd();
+    const [e, start] = this.#with((file) => [file.gameEnd(), file.gameStart()]);
     if (!e) return undefined;
     const placements = e.placements ?? [];
     // Fields by the replay's version, as slippi-js reads them (absent in
     // the payload: undefined): LRAS initiator from 2.0.0.
-    const [major] = String(this.file.gameStart()?.version ?? '0').split('.').map(Number);
+    const [major] = String(start?.version ?? '0').split('.').map(Number);
     const lras = major >= 2 ? (e.lras_initiator === null ? -1 : e.lras_initiator - 1) : undefined;
     return {
       gameEndMethod: nullToUndefined(e.method),
@@ -374,13 +388,13 @@ export class SlippiGame {
    * Zelda/Sheik fix). */
   getSettings() {
     return this.#once('settings', () => {
-      const g = this.file.settings();
+      const g = this.#with((file) => file.settings());
       return g ? SLIPPI_JS.settings(g) : undefined;
     });
   }
 
   #parsed() {
-    return this.#once('frames', () => parseFrames(this.file.eventColumns(), this.file.gameStart()?.version ?? undefined));
+    return this.#once('frames', () => this.#with((file) => parseFrames(file.eventColumns(), file.gameStart()?.version ?? undefined)));
   }
 
   /** slippi-js's `getFrames()`: `{[frame]: {frame, start, players:
