@@ -14,99 +14,112 @@ import { open, GamefmtError } from './index.js';
 
 const nullToUndefined = (v) => (v === null ? undefined : v);
 
-// The frames' events arrive as columns (SlippiFile.eventColumns(): one
-// Float64Array per key of the vocabulary, numbers exact, booleans 0/1, a
-// missing value, a field the event is too short for, is slippi-js's
-// `undefined`). Each function below reads row `i` of its kind's columns
-// `c`.
+// The frames' events arrive as rows (SlippiFile.frameRows(): one
+// Float64Array, each event a kind code then its fields in slippi-js's
+// order, read from the bytes as slippi-js reads them: f32 widened as
+// DataView.getFloat32 does, booleans 0/1, a field past the end of the
+// event ABSENT, slippi-js's `undefined`). Each function below reads the
+// fields of the row whose kind code is at `d[p]`; ROW is each kind's
+// code and length (code included).
+const ABSENT = 1e300;
+const u = (v) => (v === ABSENT ? undefined : v);
+const flag = (v) => (v === ABSENT ? undefined : v === 1);
+const ROW = {
+  game_start: [0, 1],
+  frame_start: [1, 4],
+  pre_frame: [2, 20],
+  post_frame: [3, 31],
+  item_update: [4, 18],
+  frame_bookend: [5, 3],
+  game_end: [6, 1],
+  fod_platform: [7, 4],
+  whispy: [8, 3],
+  stadium_transformation: [9, 4],
+};
 const num = (v) => (v === null ? undefined : v);
-const bool = (v) => (v === undefined ? undefined : v === 1);
-const index = (port) => (port === undefined ? undefined : port - 1);
 
-/** slippi-js's names for the vocabulary's, per event kind: the one place
+/** slippi-js's names for the core's facts, per event kind: the one place
  * they are mapped. */
 const SLIPPI_JS = {
-  frame_start: (c, i) => ({ frame: c.frame[i], seed: c.random_seed[i], sceneFrameCounter: c.scene_frame_counter[i] }),
-  pre_frame: (c, i) => ({
-    frame: c.frame[i],
-    playerIndex: index(c.port[i]),
-    isFollower: bool(c.follower[i]),
-    seed: c.random_seed[i],
-    actionStateId: c.action_state[i],
-    positionX: c.x[i],
-    positionY: c.y[i],
-    facingDirection: c.facing_direction[i],
-    joystickX: c.joystick_x[i],
-    joystickY: c.joystick_y[i],
-    cStickX: c.cstick_x[i],
-    cStickY: c.cstick_y[i],
-    trigger: c.trigger[i],
-    buttons: c.buttons[i],
-    physicalButtons: c.physical_buttons[i],
-    physicalLTrigger: c.physical_l[i],
-    physicalRTrigger: c.physical_r[i],
-    rawJoystickX: c.raw_joystick_x[i],
-    percent: c.percent[i],
+  frame_start: (d, p) => ({ frame: u(d[p + 1]), seed: u(d[p + 2]), sceneFrameCounter: u(d[p + 3]) }),
+  pre_frame: (d, p) => ({
+    frame: u(d[p + 1]),
+    playerIndex: u(d[p + 2]),
+    isFollower: flag(d[p + 3]),
+    seed: u(d[p + 4]),
+    actionStateId: u(d[p + 5]),
+    positionX: u(d[p + 6]),
+    positionY: u(d[p + 7]),
+    facingDirection: u(d[p + 8]),
+    joystickX: u(d[p + 9]),
+    joystickY: u(d[p + 10]),
+    cStickX: u(d[p + 11]),
+    cStickY: u(d[p + 12]),
+    trigger: u(d[p + 13]),
+    buttons: u(d[p + 14]),
+    physicalButtons: u(d[p + 15]),
+    physicalLTrigger: u(d[p + 16]),
+    physicalRTrigger: u(d[p + 17]),
+    rawJoystickX: u(d[p + 18]),
+    percent: u(d[p + 19]),
   }),
-  post_frame: (c, i) => ({
-    frame: c.frame[i],
-    playerIndex: index(c.port[i]),
-    isFollower: bool(c.follower[i]),
-    internalCharacterId: c.internal_character[i],
-    actionStateId: c.action_state[i],
-    positionX: c.x[i],
-    positionY: c.y[i],
-    facingDirection: c.facing_direction[i],
-    percent: c.percent[i],
-    shieldSize: c.shield_size[i],
-    lastAttackLanded: c.last_attack_landed[i],
-    currentComboCount: c.combo_count[i],
-    lastHitBy: c.last_hit_by[i],
-    stocksRemaining: c.stocks[i],
-    actionStateCounter: c.action_state_frame_counter[i],
-    miscActionState: c.misc_action_state[i],
-    isAirborne: bool(c.is_airborne[i]),
-    lastGroundId: c.last_ground_id[i],
-    jumpsRemaining: c.jumps_remaining[i],
-    lCancelStatus: c.l_cancel_status[i],
-    hurtboxCollisionState: c.hurtbox_state[i],
+  post_frame: (d, p) => ({
+    frame: u(d[p + 1]),
+    playerIndex: u(d[p + 2]),
+    isFollower: flag(d[p + 3]),
+    internalCharacterId: u(d[p + 4]),
+    actionStateId: u(d[p + 5]),
+    positionX: u(d[p + 6]),
+    positionY: u(d[p + 7]),
+    facingDirection: u(d[p + 8]),
+    percent: u(d[p + 9]),
+    shieldSize: u(d[p + 10]),
+    lastAttackLanded: u(d[p + 11]),
+    currentComboCount: u(d[p + 12]),
+    lastHitBy: u(d[p + 13]),
+    stocksRemaining: u(d[p + 14]),
+    actionStateCounter: u(d[p + 15]),
+    miscActionState: u(d[p + 16]),
+    isAirborne: flag(d[p + 17]),
+    lastGroundId: u(d[p + 18]),
+    jumpsRemaining: u(d[p + 19]),
+    lCancelStatus: u(d[p + 20]),
+    hurtboxCollisionState: u(d[p + 21]),
     selfInducedSpeeds: {
-      airX: c.self_induced_air_x_speed[i],
-      y: c.self_induced_y_speed[i],
-      attackX: c.attack_based_x_speed[i],
-      attackY: c.attack_based_y_speed[i],
-      groundX: c.self_induced_ground_x_speed[i],
+      airX: u(d[p + 22]),
+      y: u(d[p + 23]),
+      attackX: u(d[p + 24]),
+      attackY: u(d[p + 25]),
+      groundX: u(d[p + 26]),
     },
-    hitlagRemaining: c.hitlag_remaining[i],
-    animationIndex: c.animation_index[i],
-    instanceHitBy: c.instance_hit_by[i],
-    instanceId: c.instance_id[i],
+    hitlagRemaining: u(d[p + 27]),
+    animationIndex: u(d[p + 28]),
+    instanceHitBy: u(d[p + 29]),
+    instanceId: u(d[p + 30]),
   }),
-  // `ownerField`: whether the event has the owner byte (3.6.0); the
-  // vocabulary's `owner` is a port, missing for "nobody" (-1 to slippi-js).
-  item_update: (c, i, ownerField) => ({
-    frame: c.frame[i],
-    typeId: c.type[i],
-    state: c.state[i],
-    facingDirection: c.facing_direction[i],
-    velocityX: c.velocity_x[i],
-    velocityY: c.velocity_y[i],
-    positionX: c.x[i],
-    positionY: c.y[i],
-    damageTaken: c.damage_taken[i],
-    expirationTimer: c.expiration_timer[i],
-    spawnId: c.spawn_id[i],
-    missileType: c.missile_type[i],
-    turnipFace: c.turnip_face[i],
-    chargeShotLaunched: c.charge_shot_launched[i],
-    chargePower: c.charge_power[i],
-    owner: c.owner[i] !== undefined ? c.owner[i] - 1 : ownerField ? -1 : undefined,
-    instanceId: c.instance_id[i],
+  item_update: (d, p) => ({
+    frame: u(d[p + 1]),
+    typeId: u(d[p + 2]),
+    state: u(d[p + 3]),
+    facingDirection: u(d[p + 4]),
+    velocityX: u(d[p + 5]),
+    velocityY: u(d[p + 6]),
+    positionX: u(d[p + 7]),
+    positionY: u(d[p + 8]),
+    damageTaken: u(d[p + 9]),
+    expirationTimer: u(d[p + 10]),
+    spawnId: u(d[p + 11]),
+    missileType: u(d[p + 12]),
+    turnipFace: u(d[p + 13]),
+    chargeShotLaunched: u(d[p + 14]),
+    chargePower: u(d[p + 15]),
+    owner: u(d[p + 16]),
+    instanceId: u(d[p + 17]),
   }),
-  frame_bookend: (c, i) => ({ frame: c.frame[i], latestFinalizedFrame: c.latest_finalized_frame[i] }),
-  fod_platform: (c, i) => ({ frame: c.frame[i], platform: c.platform[i], height: c.height[i] }),
-  whispy: (c, i) => ({ frame: c.frame[i], direction: c.direction[i] }),
-  stadium_transformation: (c, i) => ({ frame: c.frame[i], event: c.event[i], transformation: c.type[i] }),
+  frame_bookend: (d, p) => ({ frame: u(d[p + 1]), latestFinalizedFrame: u(d[p + 2]) }),
+  fod_platform: (d, p) => ({ frame: u(d[p + 1]), platform: u(d[p + 2]), height: u(d[p + 3]) }),
+  whispy: (d, p) => ({ frame: u(d[p + 1]), direction: u(d[p + 2]) }),
+  stadium_transformation: (d, p) => ({ frame: u(d[p + 1]), event: u(d[p + 2]), transformation: u(d[p + 3]) }),
 
   // Game Start (from settings(), serde-wasm-bindgen: numbers exact).
   // slippi-js reads the eight player flags from the team-shade byte (0x6C
@@ -226,86 +239,94 @@ class RollbackCounter {
   }
 }
 
-/** One table of eventColumns() with its missing values as `undefined`
- * (a column with none stays a Float64Array). */
-function readable(table) {
-  const c = { ...table.columns };
-  for (const [key, present] of Object.entries(table.present)) {
-    c[key] = Array.from(c[key], (v, i) => (present[i] ? v : undefined));
-  }
-  return c;
-}
-
 /** The frames as slippi-js's `SlpParser` files them, from the core's
- * events (eventColumns()) and Game Start's version: `{frames, rollbacks,
+ * events (frameRows()) and Game Start's version: `{frames, rollbacks,
  * latestFrameIndex, gameEnd}`. */
-function parseFrames({ order, tables }, version) {
+function parseFrames(d, version) {
   const frames = {};
   const rollbacks = new RollbackCounter();
   let settingsComplete = false;
   let latestFrameIndex;
   let gameEnd = false;
-  const columns = tables.map(readable);
-  const kinds = tables.map((t) => t.kind);
-  const rows = tables.map(() => 0);
   const old = version !== undefined && !versionAtLeast(version, '2.2.1');
-  const ownerField = version !== undefined && versionAtLeast(version, '3.6.0');
-  const frameAt = (n) => (frames[n] !== null && typeof frames[n] === 'object' ? frames[n] : (frames[n] = {}));
-  for (let k = 0; k < order.length; k++) {
-    const t = order[k];
-    const kind = kinds[t];
-    const c = columns[t];
-    const i = rows[t]++;
-    switch (kind) {
-      case 'game_start':
-        if (version !== undefined && versionAtLeast(version, '1.6.0')) settingsComplete = true;
+  const from160 = version !== undefined && versionAtLeast(version, '1.6.0');
+  // The frame last looked up (frames[n] is only ever set once, here).
+  let lastN = NaN;
+  let last = null;
+  const frameAt = (n) => {
+    if (n === lastN) return last;
+    let f = frames[n];
+    if (f === null || typeof f !== 'object') f = frames[n] = {};
+    lastN = n;
+    last = f;
+    return f;
+  };
+  const update = (payload, pre) => {
+    if (!pre && !settingsComplete && payload.frame > -123) settingsComplete = true;
+    const n = payload.frame;
+    latestFrameIndex = n;
+    if (pre && !payload.isFollower) rollbacks.check(frames[n], payload.playerIndex);
+    const frame = frameAt(n);
+    const field = payload.isFollower ? 'followers' : 'players';
+    // lodash's set: a missing list of players is an array (holes for
+    // absent ports).
+    let list = frame[field];
+    if (list === null || typeof list !== 'object') list = frame[field] = [];
+    const slot = list[payload.playerIndex];
+    const player = slot !== null && typeof slot === 'object' ? slot : (list[payload.playerIndex] = {});
+    if (pre) player.pre = payload;
+    else player.post = payload;
+    frame.frame = n;
+    // Before Frame Bookends (2.2.0 and older, once the settings are
+    // complete) slippi-js finalizes frame by frame; else the frame
+    // waits for its bookend.
+    if (!(settingsComplete && old)) frame.isTransferComplete = false;
+  };
+  const length = d.length;
+  let p = 0;
+  while (p < length) {
+    switch (d[p]) {
+      case 0:
+        if (from160) settingsComplete = true;
+        p += 1;
         break;
-      case 'frame_start':
-        frameAt(c.frame[i]).start = SLIPPI_JS.frame_start(c, i);
+      case 1:
+        frameAt(u(d[p + 1])).start = SLIPPI_JS.frame_start(d, p);
+        p += 4;
         break;
-      case 'pre_frame':
-      case 'post_frame': {
-        const pre = kind === 'pre_frame';
-        const payload = SLIPPI_JS[kind](c, i);
-        if (!pre && !settingsComplete && payload.frame > -123) settingsComplete = true;
-        const n = payload.frame;
-        latestFrameIndex = n;
-        if (pre && !payload.isFollower) rollbacks.check(frames[n], payload.playerIndex);
-        const frame = frameAt(n);
-        const field = payload.isFollower ? 'followers' : 'players';
-        // lodash's set: a missing list of players is an array (holes for
-        // absent ports).
-        if (frame[field] === null || typeof frame[field] !== 'object') frame[field] = [];
-        const slot = frame[field][payload.playerIndex];
-        const player = slot !== null && typeof slot === 'object' ? slot : (frame[field][payload.playerIndex] = {});
-        player[pre ? 'pre' : 'post'] = payload;
-        frame.frame = n;
-        // Before Frame Bookends (2.2.0 and older, once the settings are
-        // complete) slippi-js finalizes frame by frame; else the frame
-        // waits for its bookend.
-        if (!(settingsComplete && old)) frame.isTransferComplete = false;
+      case 2:
+        update(SLIPPI_JS.pre_frame(d, p), true);
+        p += 20;
+        break;
+      case 3:
+        update(SLIPPI_JS.post_frame(d, p), false);
+        p += 31;
+        break;
+      case 4: {
+        const frame = frameAt(u(d[p + 1]));
+        (frame.items ??= []).push(SLIPPI_JS.item_update(d, p));
+        p += 18;
         break;
       }
-      case 'item_update': {
-        const frame = frameAt(c.frame[i]);
-        (frame.items ??= []).push(SLIPPI_JS.item_update(c, i, ownerField));
+      case 5:
+        frameAt(u(d[p + 1])).isTransferComplete = true;
+        p += 3;
         break;
-      }
-      case 'frame_bookend':
-        frameAt(c.frame[i]).isTransferComplete = true;
-        break;
-      case 'game_end':
+      case 6:
         gameEnd = true;
+        p += 1;
         break;
-      case 'fod_platform':
-      case 'whispy':
-      case 'stadium_transformation': {
-        const frame = frameAt(c.frame[i]);
-        (frame.stageEvents ??= []).push(SLIPPI_JS[kind](c, i));
+      case 7:
+      case 8:
+      case 9: {
+        const kind = d[p] === 7 ? 'fod_platform' : d[p] === 8 ? 'whispy' : 'stadium_transformation';
+        const frame = frameAt(u(d[p + 1]));
+        (frame.stageEvents ??= []).push(SLIPPI_JS[kind](d, p));
+        p += ROW[kind][1];
         break;
       }
       default:
-        break;
+        throw new GamefmtError(`frameRows: unknown row kind ${d[p]} at ${p}`, 'corrupt', 0);
     }
   }
   return { frames, rollbacks, latestFrameIndex, gameEnd };
@@ -318,12 +339,28 @@ export class SlippiGame {
     if (typeof input === 'string') {
       throw new GamefmtError('SlippiGame from a path: read the file and pass its bytes', 'unsupported', 0);
     }
-    const bytes = input instanceof Uint8Array ? input : new Uint8Array(input);
-    this.file = open(bytes);
-    if (this.file.format !== 'slippi') {
-      throw new GamefmtError(`not a Slippi replay (a ${this.file.format} file)`, 'bad_magic', 0);
-    }
+    this.#bytes = input instanceof Uint8Array ? input : new Uint8Array(input);
+    this.#with((file) => {
+      if (file.format !== 'slippi') {
+        throw new GamefmtError(`not a Slippi replay (a ${file.format} file)`, 'bad_magic', 0);
+      }
+    });
     this.cache = {};
+  }
+
+  #bytes;
+
+  /** `f(file)` on the replay opened in the module's memory, freed after:
+   * no copy of the file stays there between calls (the module's memory
+   * never shrinks, and a copy kept until the object is collected made
+   * every later call slower). */
+  #with(f) {
+    const file = open(this.#bytes);
+    try {
+      return f(file);
+    } finally {
+      file.free();
+    }
   }
 
   #once(key, f) {
@@ -334,33 +371,33 @@ export class SlippiGame {
   /** slippi-js's `getStats()`: `undefined` until the settings are
    * complete. */
   getStats() {
-    return this.#once('stats', () => nullToUndefined(this.file.slippiJsStats()));
+    return this.#once('stats', () => nullToUndefined(this.#with((f) => f.slippiJsStats())));
   }
 
   /** slippi-js's `getStadiumStats()` (Target Test, Home-Run Contest). */
   getStadiumStats() {
-    return this.#once('stadium', () => nullToUndefined(this.file.slippiJsStadiumStats()));
+    return this.#once('stadium', () => nullToUndefined(this.#with((f) => f.slippiJsStadiumStats())));
   }
 
   /** slippi-js's `getWinners()`: `[{playerIndex, position}]`. */
   getWinners() {
-    return this.file.winners().map((w) => ({ playerIndex: w.port - 1, position: w.position }));
+    return this.#with((f) => f.winners()).map((w) => ({ playerIndex: w.port - 1, position: w.position }));
   }
 
   /** slippi-js's `getMetadata()`: the metadata element, `undefined` when
    * the file has none. */
   getMetadata() {
-    return this.#once('metadata', () => nullToUndefined(this.file.metadata()));
+    return this.#once('metadata', () => nullToUndefined(this.#with((f) => f.metadata())));
   }
 
   /** slippi-js's `getGameEnd()`, `undefined` before Game End. */
   getGameEnd() {
-    const e = this.file.gameEnd();
+    const [e, start] = this.#with((f) => [f.gameEnd(), f.gameStart()]);
     if (!e) return undefined;
     const placements = e.placements ?? [];
     // Fields by the replay's version, as slippi-js reads them (absent in
     // the payload: undefined): LRAS initiator from 2.0.0.
-    const [major] = String(this.file.gameStart()?.version ?? '0').split('.').map(Number);
+    const [major] = String(start?.version ?? '0').split('.').map(Number);
     const lras = major >= 2 ? (e.lras_initiator === null ? -1 : e.lras_initiator - 1) : undefined;
     return {
       gameEndMethod: nullToUndefined(e.method),
@@ -374,13 +411,13 @@ export class SlippiGame {
    * Zelda/Sheik fix). */
   getSettings() {
     return this.#once('settings', () => {
-      const g = this.file.settings();
+      const g = this.#with((f) => f.settings());
       return g ? SLIPPI_JS.settings(g) : undefined;
     });
   }
 
   #parsed() {
-    return this.#once('frames', () => parseFrames(this.file.eventColumns(), this.file.gameStart()?.version ?? undefined));
+    return this.#once('frames', () => this.#with((f) => parseFrames(f.frameRows(), f.gameStart()?.version ?? undefined)));
   }
 
   /** slippi-js's `getFrames()`: `{[frame]: {frame, start, players:

@@ -230,6 +230,27 @@ impl SlippiFile {
         Ok(out.into_js())
     }
 
+    /// The events slippi-js's `getFrames()` files, in file order, as one
+    /// `Float64Array` of rows, for the `SlippiGame` facade: each row is a
+    /// kind code then that kind's fields in slippi-js's order, read by the
+    /// core's accessors as slippi-js reads the bytes (`f32` widened
+    /// exactly, booleans 0/1, indices raw), a field past the event's end
+    /// `1e300` (no `f32` or integer field holds it; slippi-js's
+    /// `undefined`). See [`FrameRow`] for the codes and fields.
+    #[wasm_bindgen(js_name = frameRows)]
+    pub fn frame_rows(&self) -> Result<Vec<f64>, JsValue> {
+        let mut rows = FrameRows::default();
+        // About one value per three bytes of frame events.
+        let _ = rows.0.try_reserve(self.bytes.len() / 3);
+        walk(&self.bytes, |_, item, d| {
+            if let Item::Event(e) = item {
+                rows.push(&e);
+            }
+            Ok(d.in_raw())
+        })?;
+        Ok(rows.0)
+    }
+
     /// Game End as the core serializes it, or `null`.
     #[wasm_bindgen(js_name = gameEnd)]
     pub fn game_end(&self) -> Result<JsValue, JsValue> {
@@ -411,5 +432,205 @@ impl SlippiFile {
             .set("frame", Int32Array::from(frame.as_slice()))
             .set("ports", out_ports.done())
             .done())
+    }
+}
+
+/// The kind codes of [`SlippiFile::frame_rows`], each followed by its
+/// fields (slippi-js's names, in its order).
+#[repr(u8)]
+#[derive(Clone, Copy)]
+enum FrameRow {
+    /// Game Start: no fields.
+    GameStart = 0,
+    /// `frame, seed, sceneFrameCounter`.
+    FrameStart = 1,
+    /// `frame, playerIndex, isFollower, seed, actionStateId, positionX,
+    /// positionY, facingDirection, joystickX, joystickY, cStickX, cStickY,
+    /// trigger, buttons, physicalButtons, physicalLTrigger,
+    /// physicalRTrigger, rawJoystickX, percent`.
+    PreFrame = 2,
+    /// `frame, playerIndex, isFollower, internalCharacterId, actionStateId,
+    /// positionX, positionY, facingDirection, percent, shieldSize,
+    /// lastAttackLanded, currentComboCount, lastHitBy, stocksRemaining,
+    /// actionStateCounter, miscActionState, isAirborne, lastGroundId,
+    /// jumpsRemaining, lCancelStatus, hurtboxCollisionState, airX, y,
+    /// attackX, attackY, groundX, hitlagRemaining, animationIndex,
+    /// instanceHitBy, instanceId`.
+    PostFrame = 3,
+    /// `frame, typeId, state, facingDirection, velocityX, velocityY,
+    /// positionX, positionY, damageTaken, expirationTimer, spawnId,
+    /// missileType, turnipFace, chargeShotLaunched, chargePower, owner
+    /// (signed), instanceId`.
+    ItemUpdate = 4,
+    /// `frame, latestFinalizedFrame`.
+    FrameBookend = 5,
+    /// Game End: no fields.
+    GameEnd = 6,
+    /// `frame, platform (signed), height`.
+    FodPlatform = 7,
+    /// `frame, direction (signed)`.
+    Whispy = 8,
+    /// `frame, event, transformation`.
+    StadiumTransformation = 9,
+}
+
+/// A field past the end of its event.
+const ABSENT: f64 = 1e300;
+
+/// The rows of [`SlippiFile::frame_rows`].
+#[derive(Default)]
+struct FrameRows(Vec<f64>);
+
+impl FrameRows {
+    fn kind(&mut self, k: FrameRow) {
+        self.0.push(f64::from(k as u8));
+    }
+
+    fn put<T: Into<f64>>(&mut self, v: Option<T>) {
+        self.0.push(v.map_or(ABSENT, Into::into));
+    }
+
+    fn flag(&mut self, v: Option<bool>) {
+        self.put(v.map(u8::from));
+    }
+
+    /// A byte slippi-js reads signed.
+    fn signed(&mut self, v: Option<u8>) {
+        self.put(v.map(|b| i8::from_ne_bytes([b])));
+    }
+
+    fn push(&mut self, e: &Event<'_>) {
+        match e {
+            Event::GameStart(_) => self.kind(FrameRow::GameStart),
+            Event::GameEnd(_) => self.kind(FrameRow::GameEnd),
+            Event::FrameStart(e) => {
+                self.kind(FrameRow::FrameStart);
+                self.put(e.frame());
+                self.put(e.random_seed());
+                self.put(e.scene_frame_counter());
+            }
+            Event::PreFrame(e) => {
+                self.kind(FrameRow::PreFrame);
+                self.put(e.frame());
+                self.put(e.player_index());
+                self.flag(e.is_follower());
+                self.put(e.random_seed());
+                self.put(e.action_state());
+                for v in [
+                    e.position_x(),
+                    e.position_y(),
+                    e.facing_direction(),
+                    e.joystick_x(),
+                    e.joystick_y(),
+                    e.cstick_x(),
+                    e.cstick_y(),
+                    e.trigger(),
+                ] {
+                    self.put(v);
+                }
+                self.put(e.buttons());
+                self.put(e.physical_buttons());
+                self.put(e.physical_l());
+                self.put(e.physical_r());
+                self.put(e.raw_joystick_x());
+                self.put(e.percent());
+            }
+            Event::PostFrame(e) => {
+                self.kind(FrameRow::PostFrame);
+                self.put(e.frame());
+                self.put(e.player_index());
+                self.flag(e.is_follower());
+                self.put(e.internal_character());
+                self.put(e.action_state());
+                for v in [
+                    e.position_x(),
+                    e.position_y(),
+                    e.facing_direction(),
+                    e.percent(),
+                    e.shield_size(),
+                ] {
+                    self.put(v);
+                }
+                for v in [
+                    e.last_attack_landed(),
+                    e.combo_count(),
+                    e.last_hit_by(),
+                    e.stocks_remaining(),
+                ] {
+                    self.put(v);
+                }
+                self.put(e.action_state_frame_counter());
+                self.put(e.misc_action_state());
+                self.flag(e.is_airborne());
+                self.put(e.last_ground_id());
+                self.put(e.jumps_remaining());
+                self.put(e.l_cancel_status());
+                self.put(e.hurtbox_state());
+                for v in [
+                    e.self_induced_air_x_speed(),
+                    e.self_induced_y_speed(),
+                    e.attack_based_x_speed(),
+                    e.attack_based_y_speed(),
+                    e.self_induced_ground_x_speed(),
+                    e.hitlag_remaining(),
+                ] {
+                    self.put(v);
+                }
+                self.put(e.animation_index());
+                self.put(e.instance_hit_by());
+                self.put(e.instance_id());
+            }
+            Event::ItemUpdate(e) => {
+                self.kind(FrameRow::ItemUpdate);
+                self.put(e.frame());
+                self.put(e.type_id());
+                self.put(e.state());
+                for v in [
+                    e.facing_direction(),
+                    e.velocity_x(),
+                    e.velocity_y(),
+                    e.position_x(),
+                    e.position_y(),
+                ] {
+                    self.put(v);
+                }
+                self.put(e.damage_taken());
+                self.put(e.expiration_timer());
+                self.put(e.spawn_id());
+                for v in [
+                    e.missile_type(),
+                    e.turnip_face(),
+                    e.charge_shot_launched(),
+                    e.charge_power(),
+                ] {
+                    self.put(v);
+                }
+                self.put(e.owner());
+                self.put(e.instance_id());
+            }
+            Event::FrameBookend(e) => {
+                self.kind(FrameRow::FrameBookend);
+                self.put(e.frame());
+                self.put(e.latest_finalized_frame());
+            }
+            Event::FodPlatform(e) => {
+                self.kind(FrameRow::FodPlatform);
+                self.put(e.frame());
+                self.signed(e.platform());
+                self.put(e.height());
+            }
+            Event::Whispy(e) => {
+                self.kind(FrameRow::Whispy);
+                self.put(e.frame());
+                self.signed(e.direction());
+            }
+            Event::StadiumTransformation(e) => {
+                self.kind(FrameRow::StadiumTransformation);
+                self.put(e.frame());
+                self.put(e.event());
+                self.put(e.transformation());
+            }
+            _ => {}
+        }
     }
 }
