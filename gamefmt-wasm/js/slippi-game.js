@@ -15,111 +15,118 @@ import { open, GamefmtError } from './index.js';
 const nullToUndefined = (v) => (v === null ? undefined : v);
 
 // The frames' events arrive as rows (SlippiFile.frameRows(): one
-// Float64Array, each event a kind code then its fields in slippi-js's
-// order, read from the bytes as slippi-js reads them: f32 widened as
-// DataView.getFloat32 does, booleans 0/1, a field past the end of the
-// event ABSENT, slippi-js's `undefined`). Each function below reads the
-// fields of the row whose kind code is at `d[p]`; ROW is each kind's
-// code and length (code included).
-const ABSENT = 1e300;
-const u = (v) => (v === ABSENT ? undefined : v);
-const flag = (v) => (v === ABSENT ? undefined : v === 1);
-const ROW = {
-  game_start: [0, 1],
-  frame_start: [1, 4],
-  pre_frame: [2, 20],
-  post_frame: [3, 31],
-  item_update: [4, 18],
-  frame_bookend: [5, 3],
-  game_end: [6, 1],
-  fod_platform: [7, 4],
-  whispy: [8, 3],
-  stadium_transformation: [9, 4],
-};
+// Uint32Array, each event a header, `kind | present << 8`, then its
+// fields in slippi-js's order, one 32-bit slot each, read from the bytes
+// as slippi-js reads them): I, U and R view the same slots as Int32,
+// Uint32 and Float32 (an f32 widened as DataView.getFloat32 does),
+// booleans 0/1. Fields are in offset order, so those an older (shorter)
+// event lacks, slippi-js's `undefined`, are the last: `n` counts the
+// others. Each reader below takes the row at `p`; it reads the first
+// BASE fields of its kind as they are (a reader is only called when
+// `n >= BASE`, else `shortRow` builds the row) and checks the others.
+// Typed reads and fixed literals keep integers as small integers and
+// the objects of one shape (V8), the cost of getFrames() being mostly
+// the garbage collector's.
 const num = (v) => (v === null ? undefined : v);
+/** Per kind (by code): its name, its fields' types (I: i32, U: u32, R:
+ * f32, B: boolean) and the number of fields its first version has. */
+const KINDS = [
+  ['game_start', '', 0],
+  ['frame_start', 'IUU', 2],
+  ['pre_frame', 'IIBUIRRRRRRRRUIRRIR', 17],
+  ['post_frame', 'IIBIIRRRRRIIIIRRBIIIIRRRRRRUII', 14],
+  ['item_update', 'IIIRRRRRIRUIIIIII', 11],
+  ['frame_bookend', 'II', 1],
+  ['game_end', '', 0],
+  ['fod_platform', 'IIR', 3],
+  ['whispy', 'II', 2],
+  ['stadium_transformation', 'III', 3],
+];
+/** Each kind's row length in slots, header included. */
+const STRIDE = KINDS.map(([, types]) => 1 + types.length);
 
 /** slippi-js's names for the core's facts, per event kind: the one place
  * they are mapped. */
 const SLIPPI_JS = {
-  frame_start: (d, p) => ({ frame: u(d[p + 1]), seed: u(d[p + 2]), sceneFrameCounter: u(d[p + 3]) }),
-  pre_frame: (d, p) => ({
-    frame: u(d[p + 1]),
-    playerIndex: u(d[p + 2]),
-    isFollower: flag(d[p + 3]),
-    seed: u(d[p + 4]),
-    actionStateId: u(d[p + 5]),
-    positionX: u(d[p + 6]),
-    positionY: u(d[p + 7]),
-    facingDirection: u(d[p + 8]),
-    joystickX: u(d[p + 9]),
-    joystickY: u(d[p + 10]),
-    cStickX: u(d[p + 11]),
-    cStickY: u(d[p + 12]),
-    trigger: u(d[p + 13]),
-    buttons: u(d[p + 14]),
-    physicalButtons: u(d[p + 15]),
-    physicalLTrigger: u(d[p + 16]),
-    physicalRTrigger: u(d[p + 17]),
-    rawJoystickX: u(d[p + 18]),
-    percent: u(d[p + 19]),
+  frame_start: (I, U, R, p, n) => ({ frame: I[p + 1], seed: U[p + 2], sceneFrameCounter: n > 2 ? U[p + 3] : undefined }),
+  pre_frame: (I, U, R, p, n) => ({
+    frame: I[p + 1],
+    playerIndex: I[p + 2],
+    isFollower: I[p + 3] === 1,
+    seed: U[p + 4],
+    actionStateId: I[p + 5],
+    positionX: R[p + 6],
+    positionY: R[p + 7],
+    facingDirection: R[p + 8],
+    joystickX: R[p + 9],
+    joystickY: R[p + 10],
+    cStickX: R[p + 11],
+    cStickY: R[p + 12],
+    trigger: R[p + 13],
+    buttons: U[p + 14],
+    physicalButtons: I[p + 15],
+    physicalLTrigger: R[p + 16],
+    physicalRTrigger: R[p + 17],
+    rawJoystickX: n > 17 ? I[p + 18] : undefined,
+    percent: n > 18 ? R[p + 19] : undefined,
   }),
-  post_frame: (d, p) => ({
-    frame: u(d[p + 1]),
-    playerIndex: u(d[p + 2]),
-    isFollower: flag(d[p + 3]),
-    internalCharacterId: u(d[p + 4]),
-    actionStateId: u(d[p + 5]),
-    positionX: u(d[p + 6]),
-    positionY: u(d[p + 7]),
-    facingDirection: u(d[p + 8]),
-    percent: u(d[p + 9]),
-    shieldSize: u(d[p + 10]),
-    lastAttackLanded: u(d[p + 11]),
-    currentComboCount: u(d[p + 12]),
-    lastHitBy: u(d[p + 13]),
-    stocksRemaining: u(d[p + 14]),
-    actionStateCounter: u(d[p + 15]),
-    miscActionState: u(d[p + 16]),
-    isAirborne: flag(d[p + 17]),
-    lastGroundId: u(d[p + 18]),
-    jumpsRemaining: u(d[p + 19]),
-    lCancelStatus: u(d[p + 20]),
-    hurtboxCollisionState: u(d[p + 21]),
+  post_frame: (I, U, R, p, n) => ({
+    frame: I[p + 1],
+    playerIndex: I[p + 2],
+    isFollower: I[p + 3] === 1,
+    internalCharacterId: I[p + 4],
+    actionStateId: I[p + 5],
+    positionX: R[p + 6],
+    positionY: R[p + 7],
+    facingDirection: R[p + 8],
+    percent: R[p + 9],
+    shieldSize: R[p + 10],
+    lastAttackLanded: I[p + 11],
+    currentComboCount: I[p + 12],
+    lastHitBy: I[p + 13],
+    stocksRemaining: I[p + 14],
+    actionStateCounter: n > 14 ? R[p + 15] : undefined,
+    miscActionState: n > 15 ? R[p + 16] : undefined,
+    isAirborne: n > 16 ? I[p + 17] === 1 : undefined,
+    lastGroundId: n > 17 ? I[p + 18] : undefined,
+    jumpsRemaining: n > 18 ? I[p + 19] : undefined,
+    lCancelStatus: n > 19 ? I[p + 20] : undefined,
+    hurtboxCollisionState: n > 20 ? I[p + 21] : undefined,
     selfInducedSpeeds: {
-      airX: u(d[p + 22]),
-      y: u(d[p + 23]),
-      attackX: u(d[p + 24]),
-      attackY: u(d[p + 25]),
-      groundX: u(d[p + 26]),
+      airX: n > 21 ? R[p + 22] : undefined,
+      y: n > 22 ? R[p + 23] : undefined,
+      attackX: n > 23 ? R[p + 24] : undefined,
+      attackY: n > 24 ? R[p + 25] : undefined,
+      groundX: n > 25 ? R[p + 26] : undefined,
     },
-    hitlagRemaining: u(d[p + 27]),
-    animationIndex: u(d[p + 28]),
-    instanceHitBy: u(d[p + 29]),
-    instanceId: u(d[p + 30]),
+    hitlagRemaining: n > 26 ? R[p + 27] : undefined,
+    animationIndex: n > 27 ? U[p + 28] : undefined,
+    instanceHitBy: n > 28 ? I[p + 29] : undefined,
+    instanceId: n > 29 ? I[p + 30] : undefined,
   }),
-  item_update: (d, p) => ({
-    frame: u(d[p + 1]),
-    typeId: u(d[p + 2]),
-    state: u(d[p + 3]),
-    facingDirection: u(d[p + 4]),
-    velocityX: u(d[p + 5]),
-    velocityY: u(d[p + 6]),
-    positionX: u(d[p + 7]),
-    positionY: u(d[p + 8]),
-    damageTaken: u(d[p + 9]),
-    expirationTimer: u(d[p + 10]),
-    spawnId: u(d[p + 11]),
-    missileType: u(d[p + 12]),
-    turnipFace: u(d[p + 13]),
-    chargeShotLaunched: u(d[p + 14]),
-    chargePower: u(d[p + 15]),
-    owner: u(d[p + 16]),
-    instanceId: u(d[p + 17]),
+  item_update: (I, U, R, p, n) => ({
+    frame: I[p + 1],
+    typeId: I[p + 2],
+    state: I[p + 3],
+    facingDirection: R[p + 4],
+    velocityX: R[p + 5],
+    velocityY: R[p + 6],
+    positionX: R[p + 7],
+    positionY: R[p + 8],
+    damageTaken: I[p + 9],
+    expirationTimer: R[p + 10],
+    spawnId: U[p + 11],
+    missileType: n > 11 ? I[p + 12] : undefined,
+    turnipFace: n > 12 ? I[p + 13] : undefined,
+    chargeShotLaunched: n > 13 ? I[p + 14] : undefined,
+    chargePower: n > 14 ? I[p + 15] : undefined,
+    owner: n > 15 ? I[p + 16] : undefined,
+    instanceId: n > 16 ? I[p + 17] : undefined,
   }),
-  frame_bookend: (d, p) => ({ frame: u(d[p + 1]), latestFinalizedFrame: u(d[p + 2]) }),
-  fod_platform: (d, p) => ({ frame: u(d[p + 1]), platform: u(d[p + 2]), height: u(d[p + 3]) }),
-  whispy: (d, p) => ({ frame: u(d[p + 1]), direction: u(d[p + 2]) }),
-  stadium_transformation: (d, p) => ({ frame: u(d[p + 1]), event: u(d[p + 2]), transformation: u(d[p + 3]) }),
+  frame_bookend: (I, U, R, p, n) => ({ frame: I[p + 1], latestFinalizedFrame: n > 1 ? I[p + 2] : undefined }),
+  fod_platform: (I, U, R, p) => ({ frame: I[p + 1], platform: I[p + 2], height: R[p + 3] }),
+  whispy: (I, U, R, p) => ({ frame: I[p + 1], direction: I[p + 2] }),
+  stadium_transformation: (I, U, R, p) => ({ frame: I[p + 1], event: I[p + 2], transformation: I[p + 3] }),
 
   // Game Start (from settings(), serde-wasm-bindgen: numbers exact).
   // slippi-js reads the eight player flags from the team-shade byte (0x6C
@@ -239,10 +246,35 @@ class RollbackCounter {
   }
 }
 
+/** A row shorter than its kind's first version (a damaged or unusual
+ * event): the reader's object, built field by field (slippi-js's keys in
+ * its order), `undefined` past the `n` present fields. */
+function shortRow(code, I, U, R, p, n) {
+  const [name, types] = KINDS[code];
+  // The reader's keys (and nesting), from a row with every field.
+  const full = SLIPPI_JS[name](I, U, R, p, types.length);
+  const fill = (shape, k) => {
+    const out = {};
+    for (const key of Object.keys(shape)) {
+      if (shape[key] !== null && typeof shape[key] === 'object') {
+        [out[key], k] = fill(shape[key], k);
+        continue;
+      }
+      const t = types[k];
+      out[key] = k >= n ? undefined : t === 'R' ? R[p + 1 + k] : t === 'U' ? U[p + 1 + k] : t === 'B' ? I[p + 1 + k] === 1 : I[p + 1 + k];
+      k++;
+    }
+    return [out, k];
+  };
+  return fill(full, 0)[0];
+}
+
 /** The frames as slippi-js's `SlpParser` files them, from the core's
  * events (frameRows()) and Game Start's version: `{frames, rollbacks,
  * latestFrameIndex, gameEnd}`. */
-function parseFrames(d, version) {
+function parseFrames(U, version) {
+  const I = new Int32Array(U.buffer, U.byteOffset, U.length);
+  const R = new Float32Array(U.buffer, U.byteOffset, U.length);
   const frames = {};
   const rollbacks = new RollbackCounter();
   let settingsComplete = false;
@@ -282,52 +314,51 @@ function parseFrames(d, version) {
     // waits for its bookend.
     if (!(settingsComplete && old)) frame.isTransferComplete = false;
   };
-  const length = d.length;
+  const row = (code, p, n) => {
+    const [name, , base] = KINDS[code];
+    return n >= base ? SLIPPI_JS[name](I, U, R, p, n) : shortRow(code, I, U, R, p, n);
+  };
+  const length = U.length;
   let p = 0;
   while (p < length) {
-    switch (d[p]) {
+    const head = I[p];
+    const code = head & 0xff;
+    const n = head >>> 8;
+    switch (code) {
       case 0:
         if (from160) settingsComplete = true;
-        p += 1;
         break;
       case 1:
-        frameAt(u(d[p + 1])).start = SLIPPI_JS.frame_start(d, p);
-        p += 4;
+        frameAt(n > 0 ? I[p + 1] : undefined).start = n >= 2 ? SLIPPI_JS.frame_start(I, U, R, p, n) : shortRow(code, I, U, R, p, n);
         break;
       case 2:
-        update(SLIPPI_JS.pre_frame(d, p), true);
-        p += 20;
+        update(n >= 17 ? SLIPPI_JS.pre_frame(I, U, R, p, n) : shortRow(code, I, U, R, p, n), true);
         break;
       case 3:
-        update(SLIPPI_JS.post_frame(d, p), false);
-        p += 31;
+        update(n >= 14 ? SLIPPI_JS.post_frame(I, U, R, p, n) : shortRow(code, I, U, R, p, n), false);
         break;
       case 4: {
-        const frame = frameAt(u(d[p + 1]));
-        (frame.items ??= []).push(SLIPPI_JS.item_update(d, p));
-        p += 18;
+        const frame = frameAt(n > 0 ? I[p + 1] : undefined);
+        (frame.items ??= []).push(n >= 11 ? SLIPPI_JS.item_update(I, U, R, p, n) : shortRow(code, I, U, R, p, n));
         break;
       }
       case 5:
-        frameAt(u(d[p + 1])).isTransferComplete = true;
-        p += 3;
+        frameAt(n > 0 ? I[p + 1] : undefined).isTransferComplete = true;
         break;
       case 6:
         gameEnd = true;
-        p += 1;
         break;
       case 7:
       case 8:
       case 9: {
-        const kind = d[p] === 7 ? 'fod_platform' : d[p] === 8 ? 'whispy' : 'stadium_transformation';
-        const frame = frameAt(u(d[p + 1]));
-        (frame.stageEvents ??= []).push(SLIPPI_JS[kind](d, p));
-        p += ROW[kind][1];
+        const frame = frameAt(n > 0 ? I[p + 1] : undefined);
+        (frame.stageEvents ??= []).push(row(code, p, n));
         break;
       }
       default:
-        throw new GamefmtError(`frameRows: unknown row kind ${d[p]} at ${p}`, 'corrupt', 0);
+        throw new GamefmtError(`frameRows: unknown row kind ${code} at ${p}`, 'corrupt', 0);
     }
+    p += STRIDE[code];
   }
   return { frames, rollbacks, latestFrameIndex, gameEnd };
 }

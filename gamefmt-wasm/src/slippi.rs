@@ -231,24 +231,27 @@ impl SlippiFile {
     }
 
     /// The events slippi-js's `getFrames()` files, in file order, as one
-    /// `Float64Array` of rows, for the `SlippiGame` facade: each row is a
-    /// kind code then that kind's fields in slippi-js's order, read by the
-    /// core's accessors as slippi-js reads the bytes (`f32` widened
-    /// exactly, booleans 0/1, indices raw), a field past the event's end
-    /// `1e300` (no `f32` or integer field holds it; slippi-js's
-    /// `undefined`). See [`FrameRow`] for the codes and fields.
+    /// `Uint32Array` of rows for the `SlippiGame` facade (see
+    /// [`FrameRow`]): each row a header, `kind | present << 8`, then the
+    /// kind's fields in slippi-js's order, one 32-bit slot each, read by
+    /// the core's accessors as slippi-js reads the bytes: integers as
+    /// `i32` (`u32` fields as `u32`), `f32` as its bits (a `Float32Array`
+    /// over the same buffer widens them as `DataView.getFloat32` does),
+    /// booleans 0/1, indices raw. The fields are in offset order, so those
+    /// past the end of a short (older) event are the last ones: `present`
+    /// counts the others; the slots of the missing ones are 0.
     #[wasm_bindgen(js_name = frameRows)]
-    pub fn frame_rows(&self) -> Result<Vec<f64>, JsValue> {
+    pub fn frame_rows(&self) -> Result<Vec<u32>, JsValue> {
         let mut rows = FrameRows::default();
-        // About one value per three bytes of frame events.
-        let _ = rows.0.try_reserve(self.bytes.len() / 3);
+        // About one slot per three bytes of frame events.
+        let _ = rows.out.try_reserve(self.bytes.len() / 3);
         walk(&self.bytes, |_, item, d| {
             if let Item::Event(e) = item {
                 rows.push(&e);
             }
             Ok(d.in_raw())
         })?;
-        Ok(rows.0)
+        Ok(rows.out)
     }
 
     /// Game End as the core serializes it, or `null`.
@@ -436,37 +439,40 @@ impl SlippiFile {
 }
 
 /// The kind codes of [`SlippiFile::frame_rows`], each followed by its
-/// fields (slippi-js's names, in its order).
+/// fields (slippi-js's names, in its order, which is the order of their
+/// offsets in the event).
 #[repr(u8)]
 #[derive(Clone, Copy)]
 enum FrameRow {
     /// Game Start: no fields.
     GameStart = 0,
-    /// `frame, seed, sceneFrameCounter`.
+    /// `frame, seed (u32), sceneFrameCounter (u32)`.
     FrameStart = 1,
-    /// `frame, playerIndex, isFollower, seed, actionStateId, positionX,
-    /// positionY, facingDirection, joystickX, joystickY, cStickX, cStickY,
-    /// trigger, buttons, physicalButtons, physicalLTrigger,
-    /// physicalRTrigger, rawJoystickX, percent`.
+    /// `frame, playerIndex, isFollower, seed (u32), actionStateId,
+    /// positionX (f32), positionY, facingDirection, joystickX, joystickY,
+    /// cStickX, cStickY, trigger (f32), buttons (u32), physicalButtons,
+    /// physicalLTrigger (f32), physicalRTrigger (f32), rawJoystickX,
+    /// percent (f32)`.
     PreFrame = 2,
-    /// `frame, playerIndex, isFollower, internalCharacterId, actionStateId,
-    /// positionX, positionY, facingDirection, percent, shieldSize,
-    /// lastAttackLanded, currentComboCount, lastHitBy, stocksRemaining,
-    /// actionStateCounter, miscActionState, isAirborne, lastGroundId,
-    /// jumpsRemaining, lCancelStatus, hurtboxCollisionState, airX, y,
-    /// attackX, attackY, groundX, hitlagRemaining, animationIndex,
+    /// `frame, playerIndex, isFollower, internalCharacterId,
+    /// actionStateId, positionX (f32), positionY, facingDirection,
+    /// percent, shieldSize (f32), lastAttackLanded, currentComboCount,
+    /// lastHitBy, stocksRemaining, actionStateCounter (f32),
+    /// miscActionState (f32), isAirborne, lastGroundId, jumpsRemaining,
+    /// lCancelStatus, hurtboxCollisionState, airX (f32), y, attackX,
+    /// attackY, groundX, hitlagRemaining (f32), animationIndex (u32),
     /// instanceHitBy, instanceId`.
     PostFrame = 3,
-    /// `frame, typeId, state, facingDirection, velocityX, velocityY,
-    /// positionX, positionY, damageTaken, expirationTimer, spawnId,
-    /// missileType, turnipFace, chargeShotLaunched, chargePower, owner
-    /// (signed), instanceId`.
+    /// `frame, typeId, state, facingDirection (f32), velocityX, velocityY,
+    /// positionX, positionY (f32), damageTaken, expirationTimer (f32),
+    /// spawnId (u32), missileType, turnipFace, chargeShotLaunched,
+    /// chargePower, owner (signed), instanceId`.
     ItemUpdate = 4,
     /// `frame, latestFinalizedFrame`.
     FrameBookend = 5,
     /// Game End: no fields.
     GameEnd = 6,
-    /// `frame, platform (signed), height`.
+    /// `frame, platform (signed), height (f32)`.
     FodPlatform = 7,
     /// `frame, direction (signed)`.
     Whispy = 8,
@@ -474,29 +480,104 @@ enum FrameRow {
     StadiumTransformation = 9,
 }
 
-/// A field past the end of its event.
-const ABSENT: f64 = 1e300;
+/// A field as its 32-bit slot.
+trait Slot {
+    /// The slot's bits.
+    fn slot(self) -> u32;
+}
+
+impl Slot for i32 {
+    fn slot(self) -> u32 {
+        u32::from_ne_bytes(self.to_ne_bytes())
+    }
+}
+
+impl Slot for i8 {
+    fn slot(self) -> u32 {
+        i32::from(self).slot()
+    }
+}
+
+impl Slot for u8 {
+    fn slot(self) -> u32 {
+        u32::from(self)
+    }
+}
+
+impl Slot for u16 {
+    fn slot(self) -> u32 {
+        u32::from(self)
+    }
+}
+
+impl Slot for u32 {
+    fn slot(self) -> u32 {
+        self
+    }
+}
+
+impl Slot for f32 {
+    fn slot(self) -> u32 {
+        self.to_bits()
+    }
+}
+
+impl Slot for bool {
+    fn slot(self) -> u32 {
+        u32::from(self)
+    }
+}
 
 /// The rows of [`SlippiFile::frame_rows`].
 #[derive(Default)]
-struct FrameRows(Vec<f64>);
+struct FrameRows {
+    out: Vec<u32>,
+    /// Where the current row's header is.
+    head: usize,
+    /// The current row's fields before the first missing one.
+    present: u32,
+    /// Whether one is missing.
+    short: bool,
+}
 
 impl FrameRows {
+    #[inline]
     fn kind(&mut self, k: FrameRow) {
-        self.0.push(f64::from(k as u8));
+        self.head = self.out.len();
+        self.present = 0;
+        self.short = false;
+        self.out.push(u32::from(k as u8));
     }
 
-    fn put<T: Into<f64>>(&mut self, v: Option<T>) {
-        self.0.push(v.map_or(ABSENT, Into::into));
-    }
-
-    fn flag(&mut self, v: Option<bool>) {
-        self.put(v.map(u8::from));
+    #[inline]
+    fn put<T: Slot>(&mut self, v: Option<T>) {
+        match v {
+            Some(v) => {
+                self.out.push(v.slot());
+                if !self.short {
+                    self.present = self.present.saturating_add(1);
+                }
+            }
+            None => {
+                self.out.push(0);
+                self.short = true;
+            }
+        }
     }
 
     /// A byte slippi-js reads signed.
+    #[inline]
     fn signed(&mut self, v: Option<u8>) {
         self.put(v.map(|b| i8::from_ne_bytes([b])));
+    }
+
+    /// Closes the row: its header gets the count of present fields.
+    #[inline]
+    fn end(&mut self) {
+        let present = self.present;
+        if let Some(h) = self.out.get_mut(self.head) {
+            *h |= present << 8;
+        }
     }
 
     fn push(&mut self, e: &Event<'_>) {
@@ -513,7 +594,7 @@ impl FrameRows {
                 self.kind(FrameRow::PreFrame);
                 self.put(e.frame());
                 self.put(e.player_index());
-                self.flag(e.is_follower());
+                self.put(e.is_follower());
                 self.put(e.random_seed());
                 self.put(e.action_state());
                 for v in [
@@ -539,7 +620,7 @@ impl FrameRows {
                 self.kind(FrameRow::PostFrame);
                 self.put(e.frame());
                 self.put(e.player_index());
-                self.flag(e.is_follower());
+                self.put(e.is_follower());
                 self.put(e.internal_character());
                 self.put(e.action_state());
                 for v in [
@@ -561,7 +642,7 @@ impl FrameRows {
                 }
                 self.put(e.action_state_frame_counter());
                 self.put(e.misc_action_state());
-                self.flag(e.is_airborne());
+                self.put(e.is_airborne());
                 self.put(e.last_ground_id());
                 self.put(e.jumps_remaining());
                 self.put(e.l_cancel_status());
@@ -630,7 +711,8 @@ impl FrameRows {
                 self.put(e.event());
                 self.put(e.transformation());
             }
-            _ => {}
+            _ => return,
         }
+        self.end();
     }
 }
