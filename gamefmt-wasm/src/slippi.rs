@@ -232,7 +232,7 @@ impl SlippiFile {
 
     /// The events slippi-js's `getFrames()` files, in file order, as one
     /// `Uint32Array` of rows for the `SlippiGame` facade (see
-    /// [`FrameRow`]): each row a header, `kind | present << 8`, then the
+    /// `FrameRow` below): each row a header, `kind | present << 8`, then the
     /// kind's fields in slippi-js's order, one 32-bit slot each, read by
     /// the core's accessors as slippi-js reads the bytes: integers as
     /// `i32` (`u32` fields as `u32`), `f32` as its bits (a `Float32Array`
