@@ -6,8 +6,9 @@
 // Every getter: getSettings, getFrames, getLatestFrame,
 // getRollbackFrames, getGameEnd, getWinners, getMetadata, getStats,
 // getStadiumStats. The facts come from the core's vocabulary (the wasm
-// module's `settings()`, `eventColumns()`, `gameEnd()`, ...): the mapping
-// from its names to slippi-js's is the SLIPPI_JS table below and the few
+// module's `settings()`, `gameEnd()`, ...) and, for the frames, from its
+// accessors (`frameRows()`, fields already in slippi-js's order): the
+// mapping to slippi-js's names is the SLIPPI_JS table below and the few
 // getters' bodies, nowhere else. How frames are filed (rollbacks, items,
 // `isTransferComplete`) follows slippi-js's `SlpParser` step by step.
 import { open, GamefmtError } from './index.js';
