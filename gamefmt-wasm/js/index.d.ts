@@ -301,6 +301,16 @@ export declare class SlippiFile {
     order: Uint8Array;
     tables: { kind: string; rows: number; columns: Record<string, Float64Array>; present: Record<string, Uint8Array> }[];
   };
+  /** The events slippi-js's `getFrames()` files (Game Start, Frame
+   * Start, Pre-/Post-Frame Update, Item Update, Frame Bookend, Game End,
+   * stage events), in file order, as rows of 32-bit slots for the
+   * `SlippiGame` facade: each row a header `kind | present << 8`, then
+   * the kind's fields in slippi-js's order (integers as Int32, u32 fields
+   * as Uint32, f32 fields as Float32 bits, booleans 0/1); `present`
+   * counts the fields the event holds, the rest (an older, shorter
+   * event's last fields) are 0. The layout is the facade's, documented
+   * at `FrameRow` in gamefmt-wasm/src/slippi.rs. */
+  frameRows(): Uint32Array;
   metadata(): Record<string, unknown> | null;
   winners(): { port: number; position: number }[];
   /** The core's stats (slippi-js's computers) in the one vocabulary. */

@@ -6,107 +6,128 @@
 // Every getter: getSettings, getFrames, getLatestFrame,
 // getRollbackFrames, getGameEnd, getWinners, getMetadata, getStats,
 // getStadiumStats. The facts come from the core's vocabulary (the wasm
-// module's `settings()`, `eventColumns()`, `gameEnd()`, ...): the mapping
-// from its names to slippi-js's is the SLIPPI_JS table below and the few
+// module's `settings()`, `gameEnd()`, ...) and, for the frames, from its
+// accessors (`frameRows()`, fields already in slippi-js's order): the
+// mapping to slippi-js's names is the SLIPPI_JS table below and the few
 // getters' bodies, nowhere else. How frames are filed (rollbacks, items,
 // `isTransferComplete`) follows slippi-js's `SlpParser` step by step.
 import { open, GamefmtError } from './index.js';
 
 const nullToUndefined = (v) => (v === null ? undefined : v);
 
-// The frames' events arrive as columns (SlippiFile.eventColumns(): one
-// Float64Array per key of the vocabulary, numbers exact, booleans 0/1, a
-// missing value, a field the event is too short for, is slippi-js's
-// `undefined`). Each function below reads row `i` of its kind's columns
-// `c`.
+// The frames' events arrive as rows (SlippiFile.frameRows(): one
+// Uint32Array, each event a header, `kind | present << 8`, then its
+// fields in slippi-js's order, one 32-bit slot each, read from the bytes
+// as slippi-js reads them): I, U and R view the same slots as Int32,
+// Uint32 and Float32 (an f32 widened as DataView.getFloat32 does),
+// booleans 0/1. Fields are in offset order, so those an older (shorter)
+// event lacks, slippi-js's `undefined`, are the last: `n` counts the
+// others. Each reader below takes the row at `p`; it reads the first
+// BASE fields of its kind as they are (a reader is only called when
+// `n >= BASE`, else `shortRow` builds the row) and checks the others.
+// Typed reads and fixed literals keep integers as small integers and
+// the objects of one shape (V8), the cost of getFrames() being mostly
+// the garbage collector's.
 const num = (v) => (v === null ? undefined : v);
-const bool = (v) => (v === undefined ? undefined : v === 1);
-const index = (port) => (port === undefined ? undefined : port - 1);
+/** Per kind (by code): its name, its fields' types (I: i32, U: u32, R:
+ * f32, B: boolean) and the number of fields its first version has. */
+const KINDS = [
+  ['game_start', '', 0],
+  ['frame_start', 'IUU', 2],
+  ['pre_frame', 'IIBUIRRRRRRRRUIRRIR', 17],
+  ['post_frame', 'IIBIIRRRRRIIIIRRBIIIIRRRRRRUII', 14],
+  ['item_update', 'IIIRRRRRIRUIIIIII', 11],
+  ['frame_bookend', 'II', 1],
+  ['game_end', '', 0],
+  ['fod_platform', 'IIR', 3],
+  ['whispy', 'II', 2],
+  ['stadium_transformation', 'III', 3],
+];
+/** Each kind's row length in slots, header included. */
+const STRIDE = KINDS.map(([, types]) => 1 + types.length);
 
-/** slippi-js's names for the vocabulary's, per event kind: the one place
+/** slippi-js's names for the core's facts, per event kind: the one place
  * they are mapped. */
 const SLIPPI_JS = {
-  frame_start: (c, i) => ({ frame: c.frame[i], seed: c.random_seed[i], sceneFrameCounter: c.scene_frame_counter[i] }),
-  pre_frame: (c, i) => ({
-    frame: c.frame[i],
-    playerIndex: index(c.port[i]),
-    isFollower: bool(c.follower[i]),
-    seed: c.random_seed[i],
-    actionStateId: c.action_state[i],
-    positionX: c.x[i],
-    positionY: c.y[i],
-    facingDirection: c.facing_direction[i],
-    joystickX: c.joystick_x[i],
-    joystickY: c.joystick_y[i],
-    cStickX: c.cstick_x[i],
-    cStickY: c.cstick_y[i],
-    trigger: c.trigger[i],
-    buttons: c.buttons[i],
-    physicalButtons: c.physical_buttons[i],
-    physicalLTrigger: c.physical_l[i],
-    physicalRTrigger: c.physical_r[i],
-    rawJoystickX: c.raw_joystick_x[i],
-    percent: c.percent[i],
+  frame_start: (I, U, R, p, n) => ({ frame: I[p + 1], seed: U[p + 2], sceneFrameCounter: n > 2 ? U[p + 3] : undefined }),
+  pre_frame: (I, U, R, p, n) => ({
+    frame: I[p + 1],
+    playerIndex: I[p + 2],
+    isFollower: I[p + 3] === 1,
+    seed: U[p + 4],
+    actionStateId: I[p + 5],
+    positionX: R[p + 6],
+    positionY: R[p + 7],
+    facingDirection: R[p + 8],
+    joystickX: R[p + 9],
+    joystickY: R[p + 10],
+    cStickX: R[p + 11],
+    cStickY: R[p + 12],
+    trigger: R[p + 13],
+    buttons: U[p + 14],
+    physicalButtons: I[p + 15],
+    physicalLTrigger: R[p + 16],
+    physicalRTrigger: R[p + 17],
+    rawJoystickX: n > 17 ? I[p + 18] : undefined,
+    percent: n > 18 ? R[p + 19] : undefined,
   }),
-  post_frame: (c, i) => ({
-    frame: c.frame[i],
-    playerIndex: index(c.port[i]),
-    isFollower: bool(c.follower[i]),
-    internalCharacterId: c.internal_character[i],
-    actionStateId: c.action_state[i],
-    positionX: c.x[i],
-    positionY: c.y[i],
-    facingDirection: c.facing_direction[i],
-    percent: c.percent[i],
-    shieldSize: c.shield_size[i],
-    lastAttackLanded: c.last_attack_landed[i],
-    currentComboCount: c.combo_count[i],
-    lastHitBy: c.last_hit_by[i],
-    stocksRemaining: c.stocks[i],
-    actionStateCounter: c.action_state_frame_counter[i],
-    miscActionState: c.misc_action_state[i],
-    isAirborne: bool(c.is_airborne[i]),
-    lastGroundId: c.last_ground_id[i],
-    jumpsRemaining: c.jumps_remaining[i],
-    lCancelStatus: c.l_cancel_status[i],
-    hurtboxCollisionState: c.hurtbox_state[i],
+  post_frame: (I, U, R, p, n) => ({
+    frame: I[p + 1],
+    playerIndex: I[p + 2],
+    isFollower: I[p + 3] === 1,
+    internalCharacterId: I[p + 4],
+    actionStateId: I[p + 5],
+    positionX: R[p + 6],
+    positionY: R[p + 7],
+    facingDirection: R[p + 8],
+    percent: R[p + 9],
+    shieldSize: R[p + 10],
+    lastAttackLanded: I[p + 11],
+    currentComboCount: I[p + 12],
+    lastHitBy: I[p + 13],
+    stocksRemaining: I[p + 14],
+    actionStateCounter: n > 14 ? R[p + 15] : undefined,
+    miscActionState: n > 15 ? R[p + 16] : undefined,
+    isAirborne: n > 16 ? I[p + 17] === 1 : undefined,
+    lastGroundId: n > 17 ? I[p + 18] : undefined,
+    jumpsRemaining: n > 18 ? I[p + 19] : undefined,
+    lCancelStatus: n > 19 ? I[p + 20] : undefined,
+    hurtboxCollisionState: n > 20 ? I[p + 21] : undefined,
     selfInducedSpeeds: {
-      airX: c.self_induced_air_x_speed[i],
-      y: c.self_induced_y_speed[i],
-      attackX: c.attack_based_x_speed[i],
-      attackY: c.attack_based_y_speed[i],
-      groundX: c.self_induced_ground_x_speed[i],
+      airX: n > 21 ? R[p + 22] : undefined,
+      y: n > 22 ? R[p + 23] : undefined,
+      attackX: n > 23 ? R[p + 24] : undefined,
+      attackY: n > 24 ? R[p + 25] : undefined,
+      groundX: n > 25 ? R[p + 26] : undefined,
     },
-    hitlagRemaining: c.hitlag_remaining[i],
-    animationIndex: c.animation_index[i],
-    instanceHitBy: c.instance_hit_by[i],
-    instanceId: c.instance_id[i],
+    hitlagRemaining: n > 26 ? R[p + 27] : undefined,
+    animationIndex: n > 27 ? U[p + 28] : undefined,
+    instanceHitBy: n > 28 ? I[p + 29] : undefined,
+    instanceId: n > 29 ? I[p + 30] : undefined,
   }),
-  // `ownerField`: whether the event has the owner byte (3.6.0); the
-  // vocabulary's `owner` is a port, missing for "nobody" (-1 to slippi-js).
-  item_update: (c, i, ownerField) => ({
-    frame: c.frame[i],
-    typeId: c.type[i],
-    state: c.state[i],
-    facingDirection: c.facing_direction[i],
-    velocityX: c.velocity_x[i],
-    velocityY: c.velocity_y[i],
-    positionX: c.x[i],
-    positionY: c.y[i],
-    damageTaken: c.damage_taken[i],
-    expirationTimer: c.expiration_timer[i],
-    spawnId: c.spawn_id[i],
-    missileType: c.missile_type[i],
-    turnipFace: c.turnip_face[i],
-    chargeShotLaunched: c.charge_shot_launched[i],
-    chargePower: c.charge_power[i],
-    owner: c.owner[i] !== undefined ? c.owner[i] - 1 : ownerField ? -1 : undefined,
-    instanceId: c.instance_id[i],
+  item_update: (I, U, R, p, n) => ({
+    frame: I[p + 1],
+    typeId: I[p + 2],
+    state: I[p + 3],
+    facingDirection: R[p + 4],
+    velocityX: R[p + 5],
+    velocityY: R[p + 6],
+    positionX: R[p + 7],
+    positionY: R[p + 8],
+    damageTaken: I[p + 9],
+    expirationTimer: R[p + 10],
+    spawnId: U[p + 11],
+    missileType: n > 11 ? I[p + 12] : undefined,
+    turnipFace: n > 12 ? I[p + 13] : undefined,
+    chargeShotLaunched: n > 13 ? I[p + 14] : undefined,
+    chargePower: n > 14 ? I[p + 15] : undefined,
+    owner: n > 15 ? I[p + 16] : undefined,
+    instanceId: n > 16 ? I[p + 17] : undefined,
   }),
-  frame_bookend: (c, i) => ({ frame: c.frame[i], latestFinalizedFrame: c.latest_finalized_frame[i] }),
-  fod_platform: (c, i) => ({ frame: c.frame[i], platform: c.platform[i], height: c.height[i] }),
-  whispy: (c, i) => ({ frame: c.frame[i], direction: c.direction[i] }),
-  stadium_transformation: (c, i) => ({ frame: c.frame[i], event: c.event[i], transformation: c.type[i] }),
+  frame_bookend: (I, U, R, p, n) => ({ frame: I[p + 1], latestFinalizedFrame: n > 1 ? I[p + 2] : undefined }),
+  fod_platform: (I, U, R, p) => ({ frame: I[p + 1], platform: I[p + 2], height: R[p + 3] }),
+  whispy: (I, U, R, p) => ({ frame: I[p + 1], direction: I[p + 2] }),
+  stadium_transformation: (I, U, R, p) => ({ frame: I[p + 1], event: I[p + 2], transformation: I[p + 3] }),
 
   // Game Start (from settings(), serde-wasm-bindgen: numbers exact).
   // slippi-js reads the eight player flags from the team-shade byte (0x6C
@@ -226,87 +247,119 @@ class RollbackCounter {
   }
 }
 
-/** One table of eventColumns() with its missing values as `undefined`
- * (a column with none stays a Float64Array). */
-function readable(table) {
-  const c = { ...table.columns };
-  for (const [key, present] of Object.entries(table.present)) {
-    c[key] = Array.from(c[key], (v, i) => (present[i] ? v : undefined));
-  }
-  return c;
+/** A row shorter than its kind's first version (a damaged or unusual
+ * event): the reader's object, built field by field (slippi-js's keys in
+ * its order), `undefined` past the `n` present fields. */
+function shortRow(code, I, U, R, p, n) {
+  const [name, types] = KINDS[code];
+  // The reader's keys (and nesting), from a row with every field.
+  const full = SLIPPI_JS[name](I, U, R, p, types.length);
+  const fill = (shape, k) => {
+    const out = {};
+    for (const key of Object.keys(shape)) {
+      if (shape[key] !== null && typeof shape[key] === 'object') {
+        [out[key], k] = fill(shape[key], k);
+        continue;
+      }
+      const t = types[k];
+      out[key] = k >= n ? undefined : t === 'R' ? R[p + 1 + k] : t === 'U' ? U[p + 1 + k] : t === 'B' ? I[p + 1 + k] === 1 : I[p + 1 + k];
+      k++;
+    }
+    return [out, k];
+  };
+  return fill(full, 0)[0];
 }
 
 /** The frames as slippi-js's `SlpParser` files them, from the core's
- * events (eventColumns()) and Game Start's version: `{frames, rollbacks,
+ * events (frameRows()) and Game Start's version: `{frames, rollbacks,
  * latestFrameIndex, gameEnd}`. */
-function parseFrames({ order, tables }, version) {
+function parseFrames(U, version) {
+  const I = new Int32Array(U.buffer, U.byteOffset, U.length);
+  const R = new Float32Array(U.buffer, U.byteOffset, U.length);
   const frames = {};
   const rollbacks = new RollbackCounter();
   let settingsComplete = false;
   let latestFrameIndex;
   let gameEnd = false;
-  const columns = tables.map(readable);
-  const kinds = tables.map((t) => t.kind);
-  const rows = tables.map(() => 0);
   const old = version !== undefined && !versionAtLeast(version, '2.2.1');
-  const ownerField = version !== undefined && versionAtLeast(version, '3.6.0');
-  const frameAt = (n) => (frames[n] !== null && typeof frames[n] === 'object' ? frames[n] : (frames[n] = {}));
-  for (let k = 0; k < order.length; k++) {
-    const t = order[k];
-    const kind = kinds[t];
-    const c = columns[t];
-    const i = rows[t]++;
-    switch (kind) {
-      case 'game_start':
-        if (version !== undefined && versionAtLeast(version, '1.6.0')) settingsComplete = true;
+  const from160 = version !== undefined && versionAtLeast(version, '1.6.0');
+  // The frame last looked up (frames[n] is only ever set once, here).
+  let lastN = NaN;
+  let last = null;
+  const frameAt = (n) => {
+    if (n === lastN) return last;
+    let f = frames[n];
+    if (f === null || typeof f !== 'object') f = frames[n] = {};
+    lastN = n;
+    last = f;
+    return f;
+  };
+  const update = (payload, pre) => {
+    if (!pre && !settingsComplete && payload.frame > -123) settingsComplete = true;
+    const n = payload.frame;
+    latestFrameIndex = n;
+    if (pre && !payload.isFollower) rollbacks.check(frames[n], payload.playerIndex);
+    const frame = frameAt(n);
+    const field = payload.isFollower ? 'followers' : 'players';
+    // lodash's set: a missing list of players is an array (holes for
+    // absent ports).
+    let list = frame[field];
+    if (list === null || typeof list !== 'object') list = frame[field] = [];
+    const slot = list[payload.playerIndex];
+    const player = slot !== null && typeof slot === 'object' ? slot : (list[payload.playerIndex] = {});
+    if (pre) player.pre = payload;
+    else player.post = payload;
+    frame.frame = n;
+    // Before Frame Bookends (2.2.0 and older, once the settings are
+    // complete) slippi-js finalizes frame by frame; else the frame
+    // waits for its bookend.
+    if (!(settingsComplete && old)) frame.isTransferComplete = false;
+  };
+  const row = (code, p, n) => {
+    const [name, , base] = KINDS[code];
+    return n >= base ? SLIPPI_JS[name](I, U, R, p, n) : shortRow(code, I, U, R, p, n);
+  };
+  const length = U.length;
+  let p = 0;
+  while (p < length) {
+    const head = I[p];
+    const code = head & 0xff;
+    const n = head >>> 8;
+    switch (code) {
+      case 0:
+        if (from160) settingsComplete = true;
         break;
-      case 'frame_start':
-        frameAt(c.frame[i]).start = SLIPPI_JS.frame_start(c, i);
+      case 1:
+        frameAt(n > 0 ? I[p + 1] : undefined).start = n >= 2 ? SLIPPI_JS.frame_start(I, U, R, p, n) : shortRow(code, I, U, R, p, n);
         break;
-      case 'pre_frame':
-      case 'post_frame': {
-        const pre = kind === 'pre_frame';
-        const payload = SLIPPI_JS[kind](c, i);
-        if (!pre && !settingsComplete && payload.frame > -123) settingsComplete = true;
-        const n = payload.frame;
-        latestFrameIndex = n;
-        if (pre && !payload.isFollower) rollbacks.check(frames[n], payload.playerIndex);
-        const frame = frameAt(n);
-        const field = payload.isFollower ? 'followers' : 'players';
-        // lodash's set: a missing list of players is an array (holes for
-        // absent ports).
-        if (frame[field] === null || typeof frame[field] !== 'object') frame[field] = [];
-        const slot = frame[field][payload.playerIndex];
-        const player = slot !== null && typeof slot === 'object' ? slot : (frame[field][payload.playerIndex] = {});
-        player[pre ? 'pre' : 'post'] = payload;
-        frame.frame = n;
-        // Before Frame Bookends (2.2.0 and older, once the settings are
-        // complete) slippi-js finalizes frame by frame; else the frame
-        // waits for its bookend.
-        if (!(settingsComplete && old)) frame.isTransferComplete = false;
+      case 2:
+        update(n >= 17 ? SLIPPI_JS.pre_frame(I, U, R, p, n) : shortRow(code, I, U, R, p, n), true);
+        break;
+      case 3:
+        update(n >= 14 ? SLIPPI_JS.post_frame(I, U, R, p, n) : shortRow(code, I, U, R, p, n), false);
+        break;
+      case 4: {
+        const frame = frameAt(n > 0 ? I[p + 1] : undefined);
+        (frame.items ??= []).push(n >= 11 ? SLIPPI_JS.item_update(I, U, R, p, n) : shortRow(code, I, U, R, p, n));
         break;
       }
-      case 'item_update': {
-        const frame = frameAt(c.frame[i]);
-        (frame.items ??= []).push(SLIPPI_JS.item_update(c, i, ownerField));
+      case 5:
+        frameAt(n > 0 ? I[p + 1] : undefined).isTransferComplete = true;
         break;
-      }
-      case 'frame_bookend':
-        frameAt(c.frame[i]).isTransferComplete = true;
-        break;
-      case 'game_end':
+      case 6:
         gameEnd = true;
         break;
-      case 'fod_platform':
-      case 'whispy':
-      case 'stadium_transformation': {
-        const frame = frameAt(c.frame[i]);
-        (frame.stageEvents ??= []).push(SLIPPI_JS[kind](c, i));
+      case 7:
+      case 8:
+      case 9: {
+        const frame = frameAt(n > 0 ? I[p + 1] : undefined);
+        (frame.stageEvents ??= []).push(row(code, p, n));
         break;
       }
       default:
-        break;
+        throw new GamefmtError(`frameRows: unknown row kind ${code} at ${p}`, 'corrupt', 0);
     }
+    p += STRIDE[code];
   }
   return { frames, rollbacks, latestFrameIndex, gameEnd };
 }
@@ -318,21 +371,23 @@ export class SlippiGame {
     if (typeof input === 'string') {
       throw new GamefmtError('SlippiGame from a path: read the file and pass its bytes', 'unsupported', 0);
     }
-    this.bytes = input instanceof Uint8Array ? input : new Uint8Array(input);
-    const format = this.#with((file) => file.format);
-    if (format !== 'slippi') {
-      throw new GamefmtError(`not a Slippi replay (a ${format} file)`, 'bad_magic', 0);
-    }
+    this.#bytes = input instanceof Uint8Array ? input : new Uint8Array(input);
+    this.#with((file) => {
+      if (file.format !== 'slippi') {
+        throw new GamefmtError(`not a Slippi replay (a ${file.format} file)`, 'bad_magic', 0);
+      }
+    });
     this.cache = {};
   }
 
-  // The replay's bytes stay in JavaScript (the caller's, not copied, as
-  // slippi-js keeps them); each getter copies them into the module and
-  // frees that copy when it returns. A module-side file kept per game
-  // held every replay in wasm memory until the garbage collector ran:
-  // getStats() on 60 replays in a row took twice as long.
+  #bytes;
+
+  /** `f(file)` on the replay opened in the module's memory, freed after:
+   * no copy of the file stays there between calls (the module's memory
+   * never shrinks, and a copy kept until the object is collected made
+   * every later call slower). */
   #with(f) {
-    const file = open(this.bytes);
+    const file = open(this.#bytes);
     try {
       return f(file);
     } finally {
@@ -348,28 +403,28 @@ export class SlippiGame {
   /** slippi-js's `getStats()`: `undefined` until the settings are
    * complete. */
   getStats() {
-    return this.#once('stats', () => this.#with((file) => nullToUndefined(file.slippiJsStats())));
+    return this.#once('stats', () => nullToUndefined(this.#with((f) => f.slippiJsStats())));
   }
 
   /** slippi-js's `getStadiumStats()` (Target Test, Home-Run Contest). */
   getStadiumStats() {
-    return this.#once('stadium', () => this.#with((file) => nullToUndefined(file.slippiJsStadiumStats())));
+    return this.#once('stadium', () => nullToUndefined(this.#with((f) => f.slippiJsStadiumStats())));
   }
 
   /** slippi-js's `getWinners()`: `[{playerIndex, position}]`. */
   getWinners() {
-    return this.#with((file) => file.winners()).map((w) => ({ playerIndex: w.port - 1, position: w.position }));
+    return this.#with((f) => f.winners()).map((w) => ({ playerIndex: w.port - 1, position: w.position }));
   }
 
   /** slippi-js's `getMetadata()`: the metadata element, `undefined` when
    * the file has none. */
   getMetadata() {
-    return this.#once('metadata', () => this.#with((file) => nullToUndefined(file.metadata())));
+    return this.#once('metadata', () => nullToUndefined(this.#with((f) => f.metadata())));
   }
 
   /** slippi-js's `getGameEnd()`, `undefined` before Game End. */
   getGameEnd() {
-    const [e, start] = this.#with((file) => [file.gameEnd(), file.gameStart()]);
+    const [e, start] = this.#with((f) => [f.gameEnd(), f.gameStart()]);
     if (!e) return undefined;
     const placements = e.placements ?? [];
     // Fields by the replay's version, as slippi-js reads them (absent in
@@ -388,13 +443,13 @@ export class SlippiGame {
    * Zelda/Sheik fix). */
   getSettings() {
     return this.#once('settings', () => {
-      const g = this.#with((file) => file.settings());
+      const g = this.#with((f) => f.settings());
       return g ? SLIPPI_JS.settings(g) : undefined;
     });
   }
 
   #parsed() {
-    return this.#once('frames', () => this.#with((file) => parseFrames(file.eventColumns(), file.gameStart()?.version ?? undefined)));
+    return this.#once('frames', () => this.#with((f) => parseFrames(f.frameRows(), f.gameStart()?.version ?? undefined)));
   }
 
   /** slippi-js's `getFrames()`: `{[frame]: {frame, start, players:

@@ -231,6 +231,30 @@ impl SlippiFile {
         Ok(out.into_js())
     }
 
+    /// The events slippi-js's `getFrames()` files, in file order, as one
+    /// `Uint32Array` of rows for the `SlippiGame` facade (see
+    /// `FrameRow` below): each row a header, `kind | present << 8`, then the
+    /// kind's fields in slippi-js's order, one 32-bit slot each, read by
+    /// the core's accessors as slippi-js reads the bytes: integers as
+    /// `i32` (`u32` fields as `u32`), `f32` as its bits (a `Float32Array`
+    /// over the same buffer widens them as `DataView.getFloat32` does),
+    /// booleans 0/1, indices raw. The fields are in offset order, so those
+    /// past the end of a short (older) event are the last ones: `present`
+    /// counts the others; the slots of the missing ones are 0.
+    #[wasm_bindgen(js_name = frameRows)]
+    pub fn frame_rows(&self) -> Result<Vec<u32>, JsValue> {
+        let mut rows = FrameRows::default();
+        // About one slot per three bytes of frame events.
+        let _ = rows.out.try_reserve(self.bytes.len() / 3);
+        walk(&self.bytes, |_, item, d| {
+            if let Item::Event(e) = item {
+                rows.push(&e);
+            }
+            Ok(d.in_raw())
+        })?;
+        Ok(rows.out)
+    }
+
     /// Game End as the core serializes it, or `null`.
     #[wasm_bindgen(js_name = gameEnd)]
     pub fn game_end(&self) -> Result<JsValue, JsValue> {
@@ -412,5 +436,284 @@ impl SlippiFile {
             .set("frame", Int32Array::from(frame.as_slice()))
             .set("ports", out_ports.done())
             .done())
+    }
+}
+
+/// The kind codes of [`SlippiFile::frame_rows`], each followed by its
+/// fields (slippi-js's names, in its order, which is the order of their
+/// offsets in the event).
+#[repr(u8)]
+#[derive(Clone, Copy)]
+enum FrameRow {
+    /// Game Start: no fields.
+    GameStart = 0,
+    /// `frame, seed (u32), sceneFrameCounter (u32)`.
+    FrameStart = 1,
+    /// `frame, playerIndex, isFollower, seed (u32), actionStateId,
+    /// positionX (f32), positionY, facingDirection, joystickX, joystickY,
+    /// cStickX, cStickY, trigger (f32), buttons (u32), physicalButtons,
+    /// physicalLTrigger (f32), physicalRTrigger (f32), rawJoystickX,
+    /// percent (f32)`.
+    PreFrame = 2,
+    /// `frame, playerIndex, isFollower, internalCharacterId,
+    /// actionStateId, positionX (f32), positionY, facingDirection,
+    /// percent, shieldSize (f32), lastAttackLanded, currentComboCount,
+    /// lastHitBy, stocksRemaining, actionStateCounter (f32),
+    /// miscActionState (f32), isAirborne, lastGroundId, jumpsRemaining,
+    /// lCancelStatus, hurtboxCollisionState, airX (f32), y, attackX,
+    /// attackY, groundX, hitlagRemaining (f32), animationIndex (u32),
+    /// instanceHitBy, instanceId`.
+    PostFrame = 3,
+    /// `frame, typeId, state, facingDirection (f32), velocityX, velocityY,
+    /// positionX, positionY (f32), damageTaken, expirationTimer (f32),
+    /// spawnId (u32), missileType, turnipFace, chargeShotLaunched,
+    /// chargePower, owner (signed), instanceId`.
+    ItemUpdate = 4,
+    /// `frame, latestFinalizedFrame`.
+    FrameBookend = 5,
+    /// Game End: no fields.
+    GameEnd = 6,
+    /// `frame, platform (signed), height (f32)`.
+    FodPlatform = 7,
+    /// `frame, direction (signed)`.
+    Whispy = 8,
+    /// `frame, event, transformation`.
+    StadiumTransformation = 9,
+}
+
+/// A field as its 32-bit slot.
+trait Slot {
+    /// The slot's bits.
+    fn slot(self) -> u32;
+}
+
+impl Slot for i32 {
+    fn slot(self) -> u32 {
+        u32::from_ne_bytes(self.to_ne_bytes())
+    }
+}
+
+impl Slot for i8 {
+    fn slot(self) -> u32 {
+        i32::from(self).slot()
+    }
+}
+
+impl Slot for u8 {
+    fn slot(self) -> u32 {
+        u32::from(self)
+    }
+}
+
+impl Slot for u16 {
+    fn slot(self) -> u32 {
+        u32::from(self)
+    }
+}
+
+impl Slot for u32 {
+    fn slot(self) -> u32 {
+        self
+    }
+}
+
+impl Slot for f32 {
+    fn slot(self) -> u32 {
+        self.to_bits()
+    }
+}
+
+impl Slot for bool {
+    fn slot(self) -> u32 {
+        u32::from(self)
+    }
+}
+
+/// The rows of [`SlippiFile::frame_rows`].
+#[derive(Default)]
+struct FrameRows {
+    out: Vec<u32>,
+    /// Where the current row's header is.
+    head: usize,
+    /// The current row's fields before the first missing one.
+    present: u32,
+    /// Whether one is missing.
+    short: bool,
+}
+
+impl FrameRows {
+    #[inline]
+    fn kind(&mut self, k: FrameRow) {
+        self.head = self.out.len();
+        self.present = 0;
+        self.short = false;
+        self.out.push(u32::from(k as u8));
+    }
+
+    #[inline]
+    fn put<T: Slot>(&mut self, v: Option<T>) {
+        match v {
+            Some(v) => {
+                self.out.push(v.slot());
+                if !self.short {
+                    self.present = self.present.saturating_add(1);
+                }
+            }
+            None => {
+                self.out.push(0);
+                self.short = true;
+            }
+        }
+    }
+
+    /// A byte slippi-js reads signed.
+    #[inline]
+    fn signed(&mut self, v: Option<u8>) {
+        self.put(v.map(|b| i8::from_ne_bytes([b])));
+    }
+
+    /// Closes the row: its header gets the count of present fields.
+    #[inline]
+    fn end(&mut self) {
+        let present = self.present;
+        if let Some(h) = self.out.get_mut(self.head) {
+            *h |= present << 8;
+        }
+    }
+
+    fn push(&mut self, e: &Event<'_>) {
+        match e {
+            Event::GameStart(_) => self.kind(FrameRow::GameStart),
+            Event::GameEnd(_) => self.kind(FrameRow::GameEnd),
+            Event::FrameStart(e) => {
+                self.kind(FrameRow::FrameStart);
+                self.put(e.frame());
+                self.put(e.random_seed());
+                self.put(e.scene_frame_counter());
+            }
+            Event::PreFrame(e) => {
+                self.kind(FrameRow::PreFrame);
+                self.put(e.frame());
+                self.put(e.player_index());
+                self.put(e.is_follower());
+                self.put(e.random_seed());
+                self.put(e.action_state());
+                for v in [
+                    e.position_x(),
+                    e.position_y(),
+                    e.facing_direction(),
+                    e.joystick_x(),
+                    e.joystick_y(),
+                    e.cstick_x(),
+                    e.cstick_y(),
+                    e.trigger(),
+                ] {
+                    self.put(v);
+                }
+                self.put(e.buttons());
+                self.put(e.physical_buttons());
+                self.put(e.physical_l());
+                self.put(e.physical_r());
+                self.put(e.raw_joystick_x());
+                self.put(e.percent());
+            }
+            Event::PostFrame(e) => {
+                self.kind(FrameRow::PostFrame);
+                self.put(e.frame());
+                self.put(e.player_index());
+                self.put(e.is_follower());
+                self.put(e.internal_character());
+                self.put(e.action_state());
+                for v in [
+                    e.position_x(),
+                    e.position_y(),
+                    e.facing_direction(),
+                    e.percent(),
+                    e.shield_size(),
+                ] {
+                    self.put(v);
+                }
+                for v in [
+                    e.last_attack_landed(),
+                    e.combo_count(),
+                    e.last_hit_by(),
+                    e.stocks_remaining(),
+                ] {
+                    self.put(v);
+                }
+                self.put(e.action_state_frame_counter());
+                self.put(e.misc_action_state());
+                self.put(e.is_airborne());
+                self.put(e.last_ground_id());
+                self.put(e.jumps_remaining());
+                self.put(e.l_cancel_status());
+                self.put(e.hurtbox_state());
+                for v in [
+                    e.self_induced_air_x_speed(),
+                    e.self_induced_y_speed(),
+                    e.attack_based_x_speed(),
+                    e.attack_based_y_speed(),
+                    e.self_induced_ground_x_speed(),
+                    e.hitlag_remaining(),
+                ] {
+                    self.put(v);
+                }
+                self.put(e.animation_index());
+                self.put(e.instance_hit_by());
+                self.put(e.instance_id());
+            }
+            Event::ItemUpdate(e) => {
+                self.kind(FrameRow::ItemUpdate);
+                self.put(e.frame());
+                self.put(e.type_id());
+                self.put(e.state());
+                for v in [
+                    e.facing_direction(),
+                    e.velocity_x(),
+                    e.velocity_y(),
+                    e.position_x(),
+                    e.position_y(),
+                ] {
+                    self.put(v);
+                }
+                self.put(e.damage_taken());
+                self.put(e.expiration_timer());
+                self.put(e.spawn_id());
+                for v in [
+                    e.missile_type(),
+                    e.turnip_face(),
+                    e.charge_shot_launched(),
+                    e.charge_power(),
+                ] {
+                    self.put(v);
+                }
+                self.put(e.owner());
+                self.put(e.instance_id());
+            }
+            Event::FrameBookend(e) => {
+                self.kind(FrameRow::FrameBookend);
+                self.put(e.frame());
+                self.put(e.latest_finalized_frame());
+            }
+            Event::FodPlatform(e) => {
+                self.kind(FrameRow::FodPlatform);
+                self.put(e.frame());
+                self.signed(e.platform());
+                self.put(e.height());
+            }
+            Event::Whispy(e) => {
+                self.kind(FrameRow::Whispy);
+                self.put(e.frame());
+                self.signed(e.direction());
+            }
+            Event::StadiumTransformation(e) => {
+                self.kind(FrameRow::StadiumTransformation);
+                self.put(e.frame());
+                self.put(e.event());
+                self.put(e.transformation());
+            }
+            _ => return,
+        }
+        self.end();
     }
 }
