@@ -66,16 +66,16 @@ pub use chat::ChatLine;
 pub use chat::{Chat, ChatChannel, ChatKind};
 pub use event::{Event, Events, Fed, VoteResult};
 pub use generated::{Extended, Game06, Game07, KINDS, System06, System07};
-pub use info::{ClientInfo06, ClientInfo07, SKIN_PARTS};
-pub use lists::{PackedInts, PackedIntsIter, Strings, StringsIter};
+pub use info::{ClientInfo06, ClientInfo07, SKIN_PARTS, VOTE_OPTIONS, VoteDescriptions};
+pub use lists::{NetStrs, PackedInts, PackedIntsIter, Strings, StringsIter};
 pub use string::NetStr;
 
 pub use crate::protocol::Protocol;
 
 use uuid::Uuid;
 
-use crate::bytes::Cursor;
 use crate::error::Result;
+use fields::Fields;
 
 /// The id of DDNet's extended messages (`NETMSG_EX`): a UUID follows.
 pub const ID_EX: i32 = 0;
@@ -203,12 +203,12 @@ pub struct Kind {
 /// [`crate::ErrorKind::InvalidVarint`] or `Truncated` (at the offset in
 /// `bytes`) when the id, a UUID or a known message's fields end early.
 pub fn decode(protocol: Protocol, bytes: &[u8]) -> Result<NetMsg<'_>> {
-    let mut c = Cursor::new(bytes);
-    let packed = c.packed_int()?;
+    let mut c = Fields::new(bytes, 0);
+    let packed = c.int()?;
     let (id, system) = (packed >> 1, packed & 1 != 0);
     if id == ID_EX {
-        let uuid = Uuid::from_bytes(c.array()?);
-        let (payload, base) = (c.rest(), c.offset());
+        let uuid = c.uuid()?;
+        let (base, payload) = c.position();
         return Ok(match Extended::decode(system, &uuid, payload, base)? {
             Some(m) => NetMsg::Extended(m),
             None => NetMsg::Ex {
@@ -218,7 +218,7 @@ pub fn decode(protocol: Protocol, bytes: &[u8]) -> Result<NetMsg<'_>> {
             },
         });
     }
-    let (payload, base) = (c.rest(), c.offset());
+    let (base, payload) = c.position();
     Ok(match (system, protocol) {
         (true, Protocol::V06) => match System06::decode(id, payload, base)? {
             Some(m) => NetMsg::System06(m),
