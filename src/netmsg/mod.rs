@@ -207,30 +207,63 @@ pub fn decode(protocol: Protocol, bytes: &[u8]) -> Result<NetMsg<'_>> {
     let packed = c.int()?;
     let (id, system) = (packed >> 1, packed & 1 != 0);
     if id == ID_EX {
-        let uuid = c.uuid()?;
-        let (base, payload) = c.position();
-        return Ok(match Extended::decode(system, &uuid, payload, base)? {
-            Some(m) => NetMsg::Extended(m),
-            None => NetMsg::Ex {
-                system,
-                uuid,
-                payload,
-            },
-        });
+        return decode_ex(system, c);
     }
     let (base, payload) = c.position();
-    Ok(match (system, protocol) {
-        (true, Protocol::V06) => match System06::decode(id, payload, base)? {
-            Some(m) => NetMsg::System06(m),
-            None => NetMsg::System { id, payload },
+    // One function per table, each writing only its own variants: in one
+    // function the compiler merged every variant's fields into one return
+    // path that stored all of `NetMsg` (and spilled) for every message.
+    match (system, protocol) {
+        (true, Protocol::V06) => decode_system06(id, payload, base),
+        (true, Protocol::V07) => decode_system07(id, payload, base),
+        (false, Protocol::V06) => decode_game06(id, payload, base),
+        (false, Protocol::V07) => decode_game07(id, payload, base),
+    }
+}
+
+/// A DDNet extended message: its UUID, then its fields.
+#[inline(never)]
+fn decode_ex(system: bool, mut c: Fields<'_>) -> Result<NetMsg<'_>> {
+    let uuid = c.uuid()?;
+    let (base, payload) = c.position();
+    Ok(match Extended::decode(system, &uuid, payload, base)? {
+        Some(m) => NetMsg::Extended(m),
+        None => NetMsg::Ex {
+            system,
+            uuid,
+            payload,
         },
-        (true, Protocol::V07) => match System07::decode(id, payload, base)? {
-            Some(m) => NetMsg::System07(m),
-            None => NetMsg::System { id, payload },
-        },
-        (false, Protocol::V06) => NetMsg::Game06(Game06::decode(id, payload, base)?),
-        (false, Protocol::V07) => NetMsg::Game07(Game07::decode(id, payload, base)?),
     })
+}
+
+/// A 0.6/DDNet system message.
+#[inline(never)]
+fn decode_system06(id: i32, payload: &[u8], base: usize) -> Result<NetMsg<'_>> {
+    Ok(match System06::decode(id, payload, base)? {
+        Some(m) => NetMsg::System06(m),
+        None => NetMsg::System { id, payload },
+    })
+}
+
+/// A 0.7 system message.
+#[inline(never)]
+fn decode_system07(id: i32, payload: &[u8], base: usize) -> Result<NetMsg<'_>> {
+    Ok(match System07::decode(id, payload, base)? {
+        Some(m) => NetMsg::System07(m),
+        None => NetMsg::System { id, payload },
+    })
+}
+
+/// A 0.6/DDNet game message.
+#[inline(never)]
+fn decode_game06(id: i32, payload: &[u8], base: usize) -> Result<NetMsg<'_>> {
+    Game06::decode(id, payload, base).map(NetMsg::Game06)
+}
+
+/// A 0.7 game message.
+#[inline(never)]
+fn decode_game07(id: i32, payload: &[u8], base: usize) -> Result<NetMsg<'_>> {
+    Game07::decode(id, payload, base).map(NetMsg::Game07)
 }
 
 #[cfg(test)]
