@@ -244,7 +244,10 @@ fn ints_and_string_groups_read_alike_everywhere() {
         );
     }
     let err = netmsg::decode(Protocol::V06, &[9 << 1 | 1, 0x80, 0x01, 0xC0]).unwrap_err();
-    assert_eq!((err.kind, err.offset), (gamefmt::ErrorKind::InvalidVarint, 3));
+    assert_eq!(
+        (err.kind, err.offset),
+        (gamefmt::ErrorKind::InvalidVarint, 3)
+    );
     // Sv_VoteOptionListAdd (12): two options, then 13 empty descriptions.
     let mut bytes = vec![12 << 1, 2, b'a', 0, b'b', b'c', 0];
     bytes.extend([0; 13]);
@@ -257,7 +260,10 @@ fn ints_and_string_groups_read_alike_everywhere() {
     };
     let texts: Vec<&[u8]> = descriptions.iter().map(|d| d.bytes()).collect();
     assert_eq!(texts.len(), 15);
-    assert_eq!((texts[0], texts[1], texts[14]), (&b"a"[..], &b"bc"[..], &b""[..]));
+    assert_eq!(
+        (texts[0], texts[1], texts[14]),
+        (&b"a"[..], &b"bc"[..], &b""[..])
+    );
     assert_eq!(descriptions.get(1).map(|d| d.bytes()), Some(&b"bc"[..]));
     assert_eq!(descriptions.to_array()[14].bytes(), b"");
     #[cfg(feature = "serde")]

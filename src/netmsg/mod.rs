@@ -8,8 +8,9 @@
 //! DDNet defines: game and system (engine) messages of 0.6/DDNet
 //! ([`Game06`], [`System06`]) and 0.7 ([`Game07`], [`System07`]), and
 //! DDNet's extended messages (id 0, then a UUID; [`Extended`]). Strings
-//! are borrowed as [`NetStr`] (sanitised only on request); fields running
-//! to the end of a message as [`PackedInts`] or [`Strings`]. Unknown ids
+//! are borrowed as [`NetStr`] (sanitised only on request), strings in a
+//! row as one [`NetStrs`]; fields running to the end of a message as
+//! [`PackedInts`] or [`Strings`]. Unknown ids
 //! and UUIDs pass through with their raw fields ([`NetMsg::System`],
 //! [`Game06::Other`], [`NetMsg::Ex`]). Field values are never checked
 //! against DDNet's ranges: an out-of-range team or a string with control
