@@ -273,6 +273,31 @@ fn ints_and_string_groups_read_alike_everywhere() {
         assert_eq!(json["description14"], "");
         assert_eq!(json.as_object().map(|m| m.len()), Some(17));
     }
+    // A 0.7 Cl_StartInfo: its six skin part names serialize as an array.
+    #[cfg(feature = "serde")]
+    {
+        let id = netmsg::KINDS
+            .iter()
+            .find(|k| k.protocol == Some(Protocol::V07) && !k.system && k.name == "Cl_StartInfo")
+            .map(|k| k.id)
+            .unwrap();
+        let mut info = vec![u8::try_from(id << 1).unwrap()];
+        info.extend(b"me\0\0\x00a\0b\0c\0d\0e\0f\0");
+        info.extend([1, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7]);
+        let json = serde_json::to_value(netmsg::decode(Protocol::V07, &info).unwrap()).unwrap();
+        assert_eq!(
+            json["skin_part_names"],
+            serde_json::json!(["a", "b", "c", "d", "e", "f"])
+        );
+        assert_eq!(
+            json["use_custom_colors"],
+            serde_json::json!([true, false, false, false, false, true])
+        );
+        assert_eq!(
+            json["skin_part_colors"],
+            serde_json::json!([2, 3, 4, 5, 6, 7])
+        );
+    }
     // One NUL short: truncated at the end of the message.
     let err = netmsg::decode(Protocol::V06, &bytes[..bytes.len() - 1]).unwrap_err();
     assert_eq!(

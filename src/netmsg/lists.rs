@@ -215,9 +215,15 @@ impl<const N: usize> core::fmt::Debug for NetStrs<'_, N> {
 
 #[cfg(feature = "serde")]
 impl<const N: usize> serde::Serialize for NetStrs<'_, N> {
-    /// A sequence of the `N` strings (as [`NetStr`] serializes each).
+    /// The `N` strings (as [`NetStr`] serializes each) as a tuple, as an
+    /// array `[NetStr; N]` serializes.
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(self.iter())
+        use serde::ser::SerializeTuple;
+        let mut t = s.serialize_tuple(N)?;
+        for string in self.iter() {
+            t.serialize_element(&string)?;
+        }
+        t.end()
     }
 }
 
