@@ -92,7 +92,7 @@ const ONE_BYTE: [i8; 256] = {
 /// length, as in [`decode`] (predicted, they keep the position of the
 /// next int off the chain of this one's bytes), but no load or bounds
 /// check per byte.
-#[cfg(feature = "snapshot")]
+#[cfg(any(feature = "snapshot", feature = "netmsg"))]
 #[inline(always)]
 #[must_use]
 pub(crate) fn decode_word(word: u64) -> (i32, usize) {
@@ -312,7 +312,7 @@ mod tests {
         }
     }
 
-    #[cfg(feature = "snapshot")]
+    #[cfg(any(feature = "snapshot", feature = "netmsg"))]
     #[test]
     fn word_form_matches_decode() {
         let check = |bytes: [u8; 8]| {

@@ -225,6 +225,87 @@ fn strings_are_borrowed_and_sanitised_on_request() {
     assert_eq!(payload, [7]);
 }
 
+/// Multi-byte ints read the same near the end of a message (byte by byte)
+/// as with eight bytes left (from one word); an int cut short is an error
+/// at its offset; strings in a row (`NetStrs`) keep every string and fail
+/// as the separate fields did when one is missing.
+#[test]
+fn ints_and_string_groups_read_alike_everywhere() {
+    // NETMSG_INPUTTIMING (system 9): 64 is [0x80, 0x01], -65 [0xC0, 0x01]
+    // (the varint module's documented encodings).
+    let short = [9 << 1 | 1, 0x80, 0x01, 0xC0, 0x01];
+    let mut padded = short.to_vec();
+    padded.extend([0; 12]);
+    for bytes in [&short[..], &padded[..]] {
+        let msg = netmsg::decode(Protocol::V06, bytes).unwrap();
+        assert_eq!(
+            format!("{msg:?}"),
+            "System06(InputTiming { intended_tick: 64, time_left: -65 })"
+        );
+    }
+    let err = netmsg::decode(Protocol::V06, &[9 << 1 | 1, 0x80, 0x01, 0xC0]).unwrap_err();
+    assert_eq!(
+        (err.kind, err.offset),
+        (gamefmt::ErrorKind::InvalidVarint, 3)
+    );
+    // Sv_VoteOptionListAdd (12): two options, then 13 empty descriptions.
+    let mut bytes = vec![12 << 1, 2, b'a', 0, b'b', b'c', 0];
+    bytes.extend([0; 13]);
+    let Ok(NetMsg::Game06(netmsg::Game06::SvVoteOptionListAdd {
+        num_options: 2,
+        descriptions,
+    })) = netmsg::decode(Protocol::V06, &bytes)
+    else {
+        panic!("a vote option list");
+    };
+    let texts: Vec<&[u8]> = descriptions.iter().map(|d| d.bytes()).collect();
+    assert_eq!(texts.len(), 15);
+    assert_eq!(
+        (texts[0], texts[1], texts[14]),
+        (&b"a"[..], &b"bc"[..], &b""[..])
+    );
+    assert_eq!(descriptions.get(1).map(|d| d.bytes()), Some(&b"bc"[..]));
+    assert_eq!(descriptions.to_array()[14].bytes(), b"");
+    #[cfg(feature = "serde")]
+    {
+        let json = serde_json::to_value(netmsg::decode(Protocol::V06, &bytes).unwrap()).unwrap();
+        assert_eq!(json["description1"], "bc");
+        assert_eq!(json["description14"], "");
+        assert_eq!(json.as_object().map(|m| m.len()), Some(17));
+    }
+    // A 0.7 Cl_StartInfo: its six skin part names serialize as an array.
+    #[cfg(feature = "serde")]
+    {
+        let id = netmsg::KINDS
+            .iter()
+            .find(|k| k.protocol == Some(Protocol::V07) && !k.system && k.name == "Cl_StartInfo")
+            .map(|k| k.id)
+            .unwrap();
+        let mut info = vec![u8::try_from(id << 1).unwrap()];
+        info.extend(b"me\0\0\x00a\0b\0c\0d\0e\0f\0");
+        info.extend([1, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7]);
+        let json = serde_json::to_value(netmsg::decode(Protocol::V07, &info).unwrap()).unwrap();
+        assert_eq!(
+            json["skin_part_names"],
+            serde_json::json!(["a", "b", "c", "d", "e", "f"])
+        );
+        assert_eq!(
+            json["use_custom_colors"],
+            serde_json::json!([true, false, false, false, false, true])
+        );
+        assert_eq!(
+            json["skin_part_colors"],
+            serde_json::json!([2, 3, 4, 5, 6, 7])
+        );
+    }
+    // One NUL short: truncated at the end of the message.
+    let err = netmsg::decode(Protocol::V06, &bytes[..bytes.len() - 1]).unwrap_err();
+    assert_eq!(
+        (err.kind, err.offset),
+        (gamefmt::ErrorKind::Truncated, bytes.len() - 1)
+    );
+}
+
 /// The serialized form: `kind` = `name()`, datasrc's field names in
 /// snake_case (`m_pType` as `type`), raw bytes as bytes, lists as arrays.
 #[cfg(feature = "serde")]

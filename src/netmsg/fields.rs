@@ -1,14 +1,23 @@
 //! Reading message fields: packed ints, bools and NUL-terminated strings.
+//!
+//! The hot path of every message: [`Fields`] keeps the bytes not read yet
+//! as a slice (no position to add and check on each read) and the offset
+//! of their end (for the errors' offsets only); a packed int of one byte
+//! is a table lookup, a longer one is read from an eight-byte word in one
+//! go when eight bytes are left (`varint::decode_word`), and a string's
+//! NUL is found word-at-a-time (`CStr::from_bytes_until_nul`).
 
-use crate::bytes::Cursor;
-use crate::error::{ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Result};
 
 use super::lists::{PackedInts, Strings};
 use super::string::NetStr;
 
 /// The fields of one message after its id, in order.
 pub(crate) struct Fields<'a> {
-    cursor: Cursor<'a>,
+    /// The bytes not read yet.
+    rest: &'a [u8],
+    /// The offset in the message of the end of `rest`.
+    end: usize,
 }
 
 impl<'a> Fields<'a> {
@@ -16,14 +25,44 @@ impl<'a> Fields<'a> {
     #[inline]
     pub(crate) const fn new(payload: &'a [u8], base: usize) -> Self {
         Self {
-            cursor: Cursor::with_base(payload, base),
+            rest: payload,
+            end: base.saturating_add(payload.len()),
         }
     }
 
-    /// A packed int.
+    /// The offset in the message of the next byte to read.
     #[inline]
+    const fn offset(&self) -> usize {
+        self.end.saturating_sub(self.rest.len())
+    }
+
+    /// A packed int.
+    #[inline(always)]
     pub(crate) fn int(&mut self) -> Result<i32> {
-        self.cursor.packed_int()
+        if let Some((&first, tail)) = self.rest.split_first() {
+            if first & 0x80 == 0 {
+                self.rest = tail;
+                return Ok(crate::varint::decode_one_byte(first));
+            }
+            if let Some(word) = self.rest.first_chunk::<8>() {
+                let (value, len) = crate::varint::decode_word(u64::from_le_bytes(*word));
+                // `len` is 1 to 5, within the eight bytes.
+                self.rest = self.rest.get(len..).unwrap_or_default();
+                return Ok(value);
+            }
+        }
+        self.int_near_end()
+    }
+
+    /// A packed int within eight bytes of the end (or past it).
+    #[cold]
+    #[inline(never)]
+    fn int_near_end(&mut self) -> Result<i32> {
+        let (value, len) =
+            crate::varint::decode(self.rest).map_err(|e| e.shifted(self.offset()))?;
+        // `len <= rest.len()` always.
+        self.rest = self.rest.get(len..).unwrap_or_default();
+        Ok(value)
     }
 
     /// A packed int read as a bool: anything but 0 is true.
@@ -32,20 +71,22 @@ impl<'a> Fields<'a> {
         self.int().map(|v| v != 0)
     }
 
-    /// A NUL-terminated string.
+    /// A NUL-terminated string (without its NUL); `Truncated` at the end
+    /// of the message when no NUL is left.
     #[inline]
     pub(crate) fn string(&mut self) -> Result<NetStr<'a>> {
-        self.cursor.cstr_bytes().map(NetStr)
-    }
-
-    /// `N` strings.
-    #[inline]
-    pub(crate) fn strings<const N: usize>(&mut self) -> Result<[NetStr<'a>; N]> {
-        let mut out = [NetStr::default(); N];
-        for s in &mut out {
-            *s = self.string()?;
+        match core::ffi::CStr::from_bytes_until_nul(self.rest) {
+            Ok(c) => {
+                let bytes = c.to_bytes();
+                // The NUL is within `rest`, after `bytes`.
+                self.rest = self
+                    .rest
+                    .get(bytes.len().wrapping_add(1)..)
+                    .unwrap_or_default();
+                Ok(NetStr(bytes))
+            }
+            Err(_) => Err(Error::truncated(self.end)),
         }
-        Ok(out)
     }
 
     /// `N` bools.
@@ -71,7 +112,7 @@ impl<'a> Fields<'a> {
     /// Whether every field has been read.
     #[inline]
     pub(crate) const fn is_empty(&self) -> bool {
-        self.cursor.is_empty()
+        self.rest.is_empty()
     }
 
     /// A packed int, or `default` when the message ends before it
@@ -91,33 +132,51 @@ impl<'a> Fields<'a> {
         self.int_or(default).map(|v| v != 0)
     }
 
-    /// `n` raw bytes.
+    /// `n` raw bytes; `Truncated` at the end of the message when fewer
+    /// are left.
     #[inline]
     pub(crate) fn bytes(&mut self, n: usize) -> Result<&'a [u8]> {
-        self.cursor.bytes(n)
+        match self.rest.split_at_checked(n) {
+            Some((out, rest)) => {
+                self.rest = rest;
+                Ok(out)
+            }
+            None => Err(Error::truncated(self.end)),
+        }
     }
 
     /// As many raw bytes as `size` (an earlier field) says; a negative
     /// size is [`ErrorKind::OutOfBounds`], one past the end `Truncated`.
     #[inline]
     pub(crate) fn sized(&mut self, size: i32) -> Result<&'a [u8]> {
-        let n = usize::try_from(size).map_err(|_| self.cursor.error(ErrorKind::OutOfBounds))?;
-        self.cursor.bytes(n)
+        let n =
+            usize::try_from(size).map_err(|_| Error::new(ErrorKind::OutOfBounds, self.offset()))?;
+        self.bytes(n)
     }
 
     /// A UUID: 16 raw bytes.
     #[inline]
     pub(crate) fn uuid(&mut self) -> Result<uuid::Uuid> {
-        self.cursor.array().map(uuid::Uuid::from_bytes)
+        match self.rest.split_first_chunk::<16>() {
+            Some((bytes, rest)) => {
+                self.rest = rest;
+                Ok(uuid::Uuid::from_bytes(*bytes))
+            }
+            None => Err(Error::truncated(self.end)),
+        }
     }
 
     /// Every byte left.
     #[inline]
     pub(crate) fn rest(&mut self) -> &'a [u8] {
-        let rest = self.cursor.rest();
-        // Cannot fail: exactly the bytes left.
-        let _ = self.cursor.skip(rest.len());
-        rest
+        core::mem::take(&mut self.rest)
+    }
+
+    /// The offset in the message of the next byte to read, and the bytes
+    /// left (for what follows a message's id).
+    #[inline]
+    pub(crate) const fn position(&self) -> (usize, &'a [u8]) {
+        (self.offset(), self.rest)
     }
 
     /// Packed ints up to the end.

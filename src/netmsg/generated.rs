@@ -16,8 +16,8 @@ use super::Kind;
 use super::fields::Fields;
 #[cfg(feature = "serde")]
 use super::fields::{SerBytes, SerUuid};
-use super::info::{ClientInfo06, ClientInfo07};
-use super::lists::{PackedInts, Strings};
+use super::info::{ClientInfo06, ClientInfo07, VoteDescriptions};
+use super::lists::{NetStrs, PackedInts, Strings};
 use super::string::NetStr;
 
 /// A 0.6/DDNet game message (DDNet's `datasrc/network.py`; ids from 1 in list order).
@@ -86,36 +86,8 @@ pub enum Game06<'a> {
     SvVoteOptionListAdd {
         /// `m_NumOptions`, DDNet checks 1..=15, not enforced here.
         num_options: i32,
-        /// `m_pDescription0`.
-        description0: NetStr<'a>,
-        /// `m_pDescription1`.
-        description1: NetStr<'a>,
-        /// `m_pDescription2`.
-        description2: NetStr<'a>,
-        /// `m_pDescription3`.
-        description3: NetStr<'a>,
-        /// `m_pDescription4`.
-        description4: NetStr<'a>,
-        /// `m_pDescription5`.
-        description5: NetStr<'a>,
-        /// `m_pDescription6`.
-        description6: NetStr<'a>,
-        /// `m_pDescription7`.
-        description7: NetStr<'a>,
-        /// `m_pDescription8`.
-        description8: NetStr<'a>,
-        /// `m_pDescription9`.
-        description9: NetStr<'a>,
-        /// `m_pDescription10`.
-        description10: NetStr<'a>,
-        /// `m_pDescription11`.
-        description11: NetStr<'a>,
-        /// `m_pDescription12`.
-        description12: NetStr<'a>,
-        /// `m_pDescription13`.
-        description13: NetStr<'a>,
-        /// `m_pDescription14`.
-        description14: NetStr<'a>,
+        /// The options' descriptions (`m_pDescription0` to `m_pDescription14`).
+        descriptions: VoteDescriptions<'a>,
     },
     /// `Sv_VoteOptionAdd` (game message 13).
     SvVoteOptionAdd {
@@ -267,21 +239,7 @@ impl<'a> Game06<'a> {
             11 => Self::SvVoteClearOptions,
             12 => Self::SvVoteOptionListAdd {
                 num_options: f.int()?,
-                description0: f.string()?,
-                description1: f.string()?,
-                description2: f.string()?,
-                description3: f.string()?,
-                description4: f.string()?,
-                description5: f.string()?,
-                description6: f.string()?,
-                description7: f.string()?,
-                description8: f.string()?,
-                description9: f.string()?,
-                description10: f.string()?,
-                description11: f.string()?,
-                description12: f.string()?,
-                description13: f.string()?,
-                description14: f.string()?,
+                descriptions: VoteDescriptions::decode(f)?,
             },
             13 => Self::SvVoteOptionAdd {
                 description: f.string()?,
@@ -505,40 +463,12 @@ impl serde::Serialize for Game06<'_> {
             }
             Self::SvVoteOptionListAdd {
                 num_options,
-                description0,
-                description1,
-                description2,
-                description3,
-                description4,
-                description5,
-                description6,
-                description7,
-                description8,
-                description9,
-                description10,
-                description11,
-                description12,
-                description13,
-                description14,
+                descriptions,
             } => {
                 let mut m = s.serialize_struct("Sv_VoteOptionListAdd", 17)?;
                 m.serialize_field("kind", "Sv_VoteOptionListAdd")?;
                 m.serialize_field("num_options", &num_options)?;
-                m.serialize_field("description0", &description0)?;
-                m.serialize_field("description1", &description1)?;
-                m.serialize_field("description2", &description2)?;
-                m.serialize_field("description3", &description3)?;
-                m.serialize_field("description4", &description4)?;
-                m.serialize_field("description5", &description5)?;
-                m.serialize_field("description6", &description6)?;
-                m.serialize_field("description7", &description7)?;
-                m.serialize_field("description8", &description8)?;
-                m.serialize_field("description9", &description9)?;
-                m.serialize_field("description10", &description10)?;
-                m.serialize_field("description11", &description11)?;
-                m.serialize_field("description12", &description12)?;
-                m.serialize_field("description13", &description13)?;
-                m.serialize_field("description14", &description14)?;
+                descriptions.serialize_fields(&mut m)?;
                 m.end()
             }
             Self::SvVoteOptionAdd { description } => {
@@ -932,8 +862,8 @@ pub enum Game07<'a> {
     SvSkinChange {
         /// `m_ClientId`, DDNet checks 0..=MAX_CLIENTS-1, not enforced here.
         client_id: i32,
-        /// `m_apSkinPartNames`, 6 values.
-        skin_part_names: [NetStr<'a>; 6],
+        /// `m_apSkinPartNames`, 6 values, read on request.
+        skin_part_names: NetStrs<'a, 6>,
         /// `m_aUseCustomColors`, 6 values.
         use_custom_colors: [bool; 6],
         /// `m_aSkinPartColors`, 6 values.
@@ -941,8 +871,8 @@ pub enum Game07<'a> {
     },
     /// `Cl_SkinChange` (game message 34).
     ClSkinChange {
-        /// `m_apSkinPartNames`, 6 values.
-        skin_part_names: [NetStr<'a>; 6],
+        /// `m_apSkinPartNames`, 6 values, read on request.
+        skin_part_names: NetStrs<'a, 6>,
         /// `m_aUseCustomColors`, 6 values.
         use_custom_colors: [bool; 6],
         /// `m_aSkinPartColors`, 6 values.
@@ -1126,12 +1056,12 @@ impl<'a> Game07<'a> {
             },
             33 => Self::SvSkinChange {
                 client_id: f.int()?,
-                skin_part_names: f.strings::<6>()?,
+                skin_part_names: NetStrs::decode(f)?,
                 use_custom_colors: f.bools::<6>()?,
                 skin_part_colors: f.ints::<6>()?,
             },
             34 => Self::ClSkinChange {
-                skin_part_names: f.strings::<6>()?,
+                skin_part_names: NetStrs::decode(f)?,
                 use_custom_colors: f.bools::<6>()?,
                 skin_part_colors: f.ints::<6>()?,
             },

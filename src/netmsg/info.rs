@@ -7,10 +7,51 @@
 use crate::error::Result;
 
 use super::fields::Fields;
+use super::lists::NetStrs;
 use super::string::NetStr;
 
 /// Skin parts of a 0.7 tee: body, marking, decoration, hands, feet, eyes.
 pub const SKIN_PARTS: usize = 6;
+
+/// The options a 0.6 `Sv_VoteOptionListAdd` carries at most.
+pub const VOTE_OPTIONS: usize = 15;
+
+/// The fifteen option descriptions of a 0.6 `Sv_VoteOptionListAdd`
+/// (`m_pDescription0` to `m_pDescription14`; the first `num_options` are
+/// options, the rest empty), read on request.
+pub type VoteDescriptions<'a> = NetStrs<'a, VOTE_OPTIONS>;
+
+impl VoteDescriptions<'_> {
+    /// Writes the descriptions into the message's map as datasrc names
+    /// them, `description0` to `description14`.
+    #[cfg(feature = "serde")]
+    pub(crate) fn serialize_fields<M: serde::ser::SerializeStruct>(
+        &self,
+        m: &mut M,
+    ) -> core::result::Result<(), M::Error> {
+        const KEYS: [&str; VOTE_OPTIONS] = [
+            "description0",
+            "description1",
+            "description2",
+            "description3",
+            "description4",
+            "description5",
+            "description6",
+            "description7",
+            "description8",
+            "description9",
+            "description10",
+            "description11",
+            "description12",
+            "description13",
+            "description14",
+        ];
+        for (key, d) in KEYS.iter().zip(self.iter()) {
+            m.serialize_field(key, &d)?;
+        }
+        Ok(())
+    }
+}
 
 /// A client's start info or change of info (0.6 `Cl_StartInfo`,
 /// `Cl_ChangeInfo`).
@@ -70,8 +111,8 @@ pub struct ClientInfo07<'a> {
     pub clan: NetStr<'a>,
     /// Country (ISO 3166-1 numeric, −1 none; `m_Country`).
     pub country: i32,
-    /// Skin part names (`m_apSkinPartNames`).
-    pub skin_parts: [NetStr<'a>; SKIN_PARTS],
+    /// Skin part names (`m_apSkinPartNames`), read on request.
+    pub skin_parts: NetStrs<'a, SKIN_PARTS>,
     /// Whether each part uses its custom colour (`m_aUseCustomColors`).
     pub use_custom_colors: [bool; SKIN_PARTS],
     /// Each part's colour (`m_aSkinPartColors`).
@@ -84,7 +125,7 @@ impl<'a> ClientInfo07<'a> {
             name: f.string()?,
             clan: f.string()?,
             country: f.int()?,
-            skin_parts: f.strings()?,
+            skin_parts: NetStrs::decode(f)?,
             use_custom_colors: f.bools()?,
             skin_part_colors: f.ints()?,
         })

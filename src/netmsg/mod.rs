@@ -8,8 +8,9 @@
 //! DDNet defines: game and system (engine) messages of 0.6/DDNet
 //! ([`Game06`], [`System06`]) and 0.7 ([`Game07`], [`System07`]), and
 //! DDNet's extended messages (id 0, then a UUID; [`Extended`]). Strings
-//! are borrowed as [`NetStr`] (sanitised only on request); fields running
-//! to the end of a message as [`PackedInts`] or [`Strings`]. Unknown ids
+//! are borrowed as [`NetStr`] (sanitised only on request), strings in a
+//! row as one [`NetStrs`]; fields running to the end of a message as
+//! [`PackedInts`] or [`Strings`]. Unknown ids
 //! and UUIDs pass through with their raw fields ([`NetMsg::System`],
 //! [`Game06::Other`], [`NetMsg::Ex`]). Field values are never checked
 //! against DDNet's ranges: an out-of-range team or a string with control
@@ -66,16 +67,16 @@ pub use chat::ChatLine;
 pub use chat::{Chat, ChatChannel, ChatKind};
 pub use event::{Event, Events, Fed, VoteResult};
 pub use generated::{Extended, Game06, Game07, KINDS, System06, System07};
-pub use info::{ClientInfo06, ClientInfo07, SKIN_PARTS};
-pub use lists::{PackedInts, PackedIntsIter, Strings, StringsIter};
+pub use info::{ClientInfo06, ClientInfo07, SKIN_PARTS, VOTE_OPTIONS, VoteDescriptions};
+pub use lists::{NetStrs, PackedInts, PackedIntsIter, Strings, StringsIter};
 pub use string::NetStr;
 
 pub use crate::protocol::Protocol;
 
 use uuid::Uuid;
 
-use crate::bytes::Cursor;
 use crate::error::Result;
+use fields::Fields;
 
 /// The id of DDNet's extended messages (`NETMSG_EX`): a UUID follows.
 pub const ID_EX: i32 = 0;
@@ -203,34 +204,67 @@ pub struct Kind {
 /// [`crate::ErrorKind::InvalidVarint`] or `Truncated` (at the offset in
 /// `bytes`) when the id, a UUID or a known message's fields end early.
 pub fn decode(protocol: Protocol, bytes: &[u8]) -> Result<NetMsg<'_>> {
-    let mut c = Cursor::new(bytes);
-    let packed = c.packed_int()?;
+    let mut c = Fields::new(bytes, 0);
+    let packed = c.int()?;
     let (id, system) = (packed >> 1, packed & 1 != 0);
     if id == ID_EX {
-        let uuid = Uuid::from_bytes(c.array()?);
-        let (payload, base) = (c.rest(), c.offset());
-        return Ok(match Extended::decode(system, &uuid, payload, base)? {
-            Some(m) => NetMsg::Extended(m),
-            None => NetMsg::Ex {
-                system,
-                uuid,
-                payload,
-            },
-        });
+        return decode_ex(system, c);
     }
-    let (payload, base) = (c.rest(), c.offset());
-    Ok(match (system, protocol) {
-        (true, Protocol::V06) => match System06::decode(id, payload, base)? {
-            Some(m) => NetMsg::System06(m),
-            None => NetMsg::System { id, payload },
+    let (base, payload) = c.position();
+    // One function per table, each writing only its own variants: in one
+    // function the compiler merged every variant's fields into one return
+    // path that stored all of `NetMsg` (and spilled) for every message.
+    match (system, protocol) {
+        (true, Protocol::V06) => decode_system06(id, payload, base),
+        (true, Protocol::V07) => decode_system07(id, payload, base),
+        (false, Protocol::V06) => decode_game06(id, payload, base),
+        (false, Protocol::V07) => decode_game07(id, payload, base),
+    }
+}
+
+/// A DDNet extended message: its UUID, then its fields.
+#[inline(never)]
+fn decode_ex(system: bool, mut c: Fields<'_>) -> Result<NetMsg<'_>> {
+    let uuid = c.uuid()?;
+    let (base, payload) = c.position();
+    Ok(match Extended::decode(system, &uuid, payload, base)? {
+        Some(m) => NetMsg::Extended(m),
+        None => NetMsg::Ex {
+            system,
+            uuid,
+            payload,
         },
-        (true, Protocol::V07) => match System07::decode(id, payload, base)? {
-            Some(m) => NetMsg::System07(m),
-            None => NetMsg::System { id, payload },
-        },
-        (false, Protocol::V06) => NetMsg::Game06(Game06::decode(id, payload, base)?),
-        (false, Protocol::V07) => NetMsg::Game07(Game07::decode(id, payload, base)?),
     })
+}
+
+/// A 0.6/DDNet system message.
+#[inline(never)]
+fn decode_system06(id: i32, payload: &[u8], base: usize) -> Result<NetMsg<'_>> {
+    Ok(match System06::decode(id, payload, base)? {
+        Some(m) => NetMsg::System06(m),
+        None => NetMsg::System { id, payload },
+    })
+}
+
+/// A 0.7 system message.
+#[inline(never)]
+fn decode_system07(id: i32, payload: &[u8], base: usize) -> Result<NetMsg<'_>> {
+    Ok(match System07::decode(id, payload, base)? {
+        Some(m) => NetMsg::System07(m),
+        None => NetMsg::System { id, payload },
+    })
+}
+
+/// A 0.6/DDNet game message.
+#[inline(never)]
+fn decode_game06(id: i32, payload: &[u8], base: usize) -> Result<NetMsg<'_>> {
+    Game06::decode(id, payload, base).map(NetMsg::Game06)
+}
+
+/// A 0.7 game message.
+#[inline(never)]
+fn decode_game07(id: i32, payload: &[u8], base: usize) -> Result<NetMsg<'_>> {
+    Game07::decode(id, payload, base).map(NetMsg::Game07)
 }
 
 #[cfg(test)]

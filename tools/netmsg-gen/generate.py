@@ -104,7 +104,9 @@ class Field:
             "strs": "Strings<'a>",
         }[self.kind]
         if self.count is not None:
-            t = f"[{t}; {self.count}]"
+            # Strings in a row are one borrowed slice (`NetStrs`), not an
+            # array of slices: a message stays small to move.
+            t = f"NetStrs<'a, {self.count}>" if self.kind == "str" else f"[{t}; {self.count}]"
         if self.optional:
             t = f"Option<{t}>"
         return t
@@ -112,8 +114,11 @@ class Field:
     def decode(self):
         k = self.kind
         if self.count is not None:
-            fn = {"int": "ints", "bool": "bools", "str": "strings"}[k]
-            e = f"f.{fn}::<{self.count}>()?"
+            if k == "str":
+                e = "NetStrs::decode(f)?"
+            else:
+                fn = {"int": "ints", "bool": "bools"}[k]
+                e = f"f.{fn}::<{self.count}>()?"
         elif k in ("int", "bool") and self.default is not None:
             e = f"f.{k}_or({self.default})?"
         elif k == "str" and self.default is not None:
@@ -145,7 +150,7 @@ class Field:
     def doc(self):
         parts = [f"`{self.datasrc}`"]
         if self.count is not None:
-            parts.append(f"{self.count} values")
+            parts.append(f"{self.count} values" + (", read on request" if self.kind == "str" else ""))
         if self.range:
             parts.append(f"DDNet checks {self.range[0]}..={self.range[1]}, not enforced here")
         if self.default is not None:
@@ -242,7 +247,8 @@ def field_decls(m, indent="        "):
     for i, f in enumerate(m.fields):
         if m.group and m.group[0 + 2] <= i <= m.group[3]:
             if i == m.group[2]:
-                lines.append(f"{indent}/// The client's identity (`{m.fields[m.group[2]].datasrc}` to `{m.fields[m.group[3]].datasrc}`).")
+                doc = spec.GROUP_DOCS.get(m.group[0], "The client's identity")
+                lines.append(f"{indent}/// {doc} (`{m.fields[m.group[2]].datasrc}` to `{m.fields[m.group[3]].datasrc}`).")
                 lines.append(f"{indent}{m.group[1]}: {m.group[0]}<'a>,")
             continue
         lines.append(f"{indent}/// {f.doc()}")
@@ -495,8 +501,8 @@ def main():
     w("use super::fields::Fields;")
     w("#[cfg(feature = \"serde\")]")
     w("use super::fields::{SerBytes, SerUuid};")
-    w("use super::info::{ClientInfo06, ClientInfo07};")
-    w("use super::lists::{PackedInts, Strings};")
+    w("use super::info::{ClientInfo06, ClientInfo07, VoteDescriptions};")
+    w("use super::lists::{NetStrs, PackedInts, Strings};")
     w("use super::string::NetStr;")
     w("use super::Kind;")
     w("")

@@ -13,10 +13,13 @@
 //! --objects]` from this folder: `--facts` prints
 //! `tests/data/netmsg_libtw2.tsv` (and the map changes libtw2 decodes, on
 //! stderr); `--bench` times typed decoding of every corpus message, both
-//! sides, best of 31 passes; `--objects` types every snapshot item of the
-//! corpus demos and compares each with libtw2's `SnapObj::decode_obj`
-//! (kind, and whether libtw2's fields re-encode to the item's ints; with
-//! `SHOW=1` it prints one serialized object per kind). The corpus is
+//! sides, best of 31 passes (`--bench-ours`, `--bench-theirs`: one side,
+//! `ROUNDS` passes, for callgrind); `--json` prints every message as
+//! gamefmt serializes it, one a line; `--objects` types every snapshot
+//! item of the corpus demos and compares each with libtw2's
+//! `SnapObj::decode_obj` (kind, and whether libtw2's fields re-encode to
+//! the item's ints; with `SHOW=1` it prints one serialized object per
+//! kind). The corpus is
 //! `$GAMEFMT_CORPUS` or `../../../shared/corpus`. "Typed before" counts
 //! what the hand-written tables before issue 30 typed.
 
@@ -34,7 +37,8 @@ use zerocopy::little_endian::I32;
 use libtw2_gamenet_ddnet as ddnet;
 use libtw2_gamenet_teeworlds_0_7 as tw07;
 
-static OURS_ONLY: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+/// `--bench-ours` / `--bench-theirs`: time one side only (1 ours, 2 libtw2).
+static ONE_SIDE: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
 
 fn norm(name: &str) -> String {
     name.trim_start_matches("NETMSG_")
@@ -591,6 +595,17 @@ fn bench(tw: &Path, rounds: usize) {
             }
         }
     }
+    if rounds == 0 {
+        // `--json`: every message as gamefmt serializes it, one a line (to
+        // compare the serialized form before and after a change).
+        for (p, b, _) in &msgs {
+            match netmsg::decode(*p, b) {
+                Ok(m) => println!("{}", serde_json::to_string(&m).unwrap()),
+                Err(e) => println!("error {e}"),
+            }
+        }
+        return;
+    }
     let total: usize = msgs.iter().map(|m| m.1.len()).sum();
     // Every message in one buffer, in file order (as a reader meets them).
     let mut arena = Vec::with_capacity(total);
@@ -612,39 +627,48 @@ fn bench(tw: &Path, rounds: usize) {
         }
         best
     };
-    let ours = time(&|| {
-        let mut n = 0;
-        for (p, b, _) in &msgs {
-            if let Ok(m) = netmsg::decode(*p, b) {
-                n += usize::from(black_box(m).is_known());
+    let side = ONE_SIDE.load(std::sync::atomic::Ordering::Relaxed);
+    let ours = if side == 2 {
+        0.0
+    } else {
+        time(&|| {
+            let mut n = 0;
+            for (p, b, _) in &msgs {
+                if let Ok(m) = netmsg::decode(*p, b) {
+                    n += usize::from(black_box(m).is_known());
+                }
             }
-        }
-        n
-    });
-    let ours_lists = time(&|| {
-        // Also reads every int of the fields that run to the end (libtw2
-        // decodes tune parameters and team states eagerly).
-        let mut n = 0;
-        for (p, b, _) in &msgs {
-            if let Ok(m) = netmsg::decode(*p, b) {
-                n += match m {
-                    NetMsg::Game06(netmsg::Game06::SvTuneParams { params })
-                    | NetMsg::Game07(netmsg::Game07::SvTuneParams { params }) => {
-                        params.iter().count()
-                    }
-                    NetMsg::Extended(netmsg::Extended::SvTeamsState { teams }) => {
-                        teams.iter().count()
-                    }
-                    m => usize::from(black_box(m).is_known()),
-                };
-            }
-        }
-        n
-    });
-    if OURS_ONLY.load(std::sync::atomic::Ordering::Relaxed) {
+            n
+        })
+    };
+    if side == 1 {
         println!("gamefmt: {:.3} ms", ours * 1e3);
         return;
     }
+    let ours_lists = if side == 2 {
+        0.0
+    } else {
+        time(&|| {
+            // Also reads every int of the fields that run to the end (libtw2
+            // decodes tune parameters and team states eagerly).
+            let mut n = 0;
+            for (p, b, _) in &msgs {
+                if let Ok(m) = netmsg::decode(*p, b) {
+                    n += match m {
+                        NetMsg::Game06(netmsg::Game06::SvTuneParams { params })
+                        | NetMsg::Game07(netmsg::Game07::SvTuneParams { params }) => {
+                            params.iter().count()
+                        }
+                        NetMsg::Extended(netmsg::Extended::SvTeamsState { teams }) => {
+                            teams.iter().count()
+                        }
+                        m => usize::from(black_box(m).is_known()),
+                    };
+                }
+            }
+            n
+        })
+    };
     let theirs = time(&|| {
         let mut n = 0;
         for (p, b, demo) in &msgs {
@@ -664,6 +688,10 @@ fn bench(tw: &Path, rounds: usize) {
         }
         n
     });
+    if side == 2 {
+        println!("libtw2 gamenet: {:.3} ms", theirs * 1e3);
+        return;
+    }
     println!(
         "size_of NetMsg {} Game06 {} Game07 {} System06 {} Extended {}",
         std::mem::size_of::<NetMsg>(),
@@ -699,12 +727,29 @@ fn bench(tw: &Path, rounds: usize) {
 }
 
 fn main() {
-    if std::env::args().any(|a| a == "--bench-ours") {
-        // For a profiler: only gamefmt's side, many rounds.
+    let one_side = std::env::args().find_map(|a| match a.as_str() {
+        "--bench-ours" => Some(1),
+        "--bench-theirs" => Some(2),
+        _ => None,
+    });
+    if let Some(one_side) = one_side {
+        // For a profiler: one side only (gamefmt's plain decoding or
+        // libtw2's), `ROUNDS` passes (default 300). Under callgrind, the
+        // difference between two `ROUNDS`, divided, is the cost of one pass.
         let corpus =
             std::env::var("GAMEFMT_CORPUS").unwrap_or_else(|_| "../../../shared/corpus".into());
-        OURS_ONLY.store(true, std::sync::atomic::Ordering::Relaxed);
-        bench(&Path::new(&corpus).join("teeworlds"), 300);
+        let rounds = std::env::var("ROUNDS")
+            .ok()
+            .and_then(|r| r.parse().ok())
+            .unwrap_or(300);
+        ONE_SIDE.store(one_side, std::sync::atomic::Ordering::Relaxed);
+        bench(&Path::new(&corpus).join("teeworlds"), rounds);
+        return;
+    }
+    if std::env::args().any(|a| a == "--json") {
+        let corpus =
+            std::env::var("GAMEFMT_CORPUS").unwrap_or_else(|_| "../../../shared/corpus".into());
+        bench(&Path::new(&corpus).join("teeworlds"), 0);
         return;
     }
     if std::env::args().any(|a| a == "--bench") {
