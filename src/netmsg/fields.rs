@@ -9,7 +9,7 @@
 
 use crate::error::{Error, ErrorKind, Result};
 
-use super::lists::{PackedInts, Strings};
+use super::lists::{NetStrs, PackedInts, Strings};
 use super::string::NetStr;
 
 /// The fields of one message after its id, in order.
@@ -196,3 +196,20 @@ impl<'a> Fields<'a> {
 /// generated code uses.
 #[cfg(feature = "serde")]
 pub(crate) use crate::vocabulary::{Bytes as SerBytes, UuidStr as SerUuid};
+
+/// Read here, beside the other fields, so that `lists` (the types) does
+/// not depend on `fields` (the reading).
+impl<'a, const N: usize> NetStrs<'a, N> {
+    /// Reads the `N` strings' bytes: `Truncated` at the end of the message
+    /// when it has fewer than `N` NULs left.
+    #[inline]
+    pub(crate) fn decode(f: &mut Fields<'a>) -> Result<Self> {
+        let (_, all) = f.position();
+        let mut len = 0usize;
+        for _ in 0..N {
+            // Each string and its NUL.
+            len = len.saturating_add(f.string()?.0.len()).saturating_add(1);
+        }
+        Ok(Self(all.get(..len).unwrap_or_default()))
+    }
+}

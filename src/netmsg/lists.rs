@@ -7,7 +7,6 @@
 
 use crate::bytes::Cursor;
 
-use super::fields::Fields;
 use super::string::NetStr;
 
 /// Packed ints up to the end of a message, read lazily. Iteration stops
@@ -153,22 +152,9 @@ impl core::iter::FusedIterator for StringsIter<'_> {}
 /// assert_eq!(descriptions.get(15), None);
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct NetStrs<'a, const N: usize>(&'a [u8]);
+pub struct NetStrs<'a, const N: usize>(pub(crate) &'a [u8]);
 
 impl<'a, const N: usize> NetStrs<'a, N> {
-    /// Reads the `N` strings' bytes: `Truncated` at the end of the message
-    /// when it has fewer than `N` NULs left.
-    #[inline]
-    pub(crate) fn decode(f: &mut Fields<'a>) -> crate::error::Result<Self> {
-        let (_, all) = f.position();
-        let mut len = 0usize;
-        for _ in 0..N {
-            // Each string and its NUL.
-            len = len.saturating_add(f.string()?.0.len()).saturating_add(1);
-        }
-        Ok(Self(all.get(..len).unwrap_or_default()))
-    }
-
     /// The strings' bytes as sent, each with its NUL.
     #[must_use]
     pub const fn bytes(&self) -> &'a [u8] {
