@@ -204,7 +204,7 @@ impl<'a, const N: usize> NetStrs<'a, N> {
     /// when it has fewer than `N` NULs left.
     #[inline]
     pub(crate) fn decode(f: &mut Fields<'a>) -> Result<Self> {
-        let (_, all) = f.position();
+        let all = f.rest;
         let mut len = 0usize;
         for _ in 0..N {
             // Each string and its NUL.
