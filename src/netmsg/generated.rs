@@ -5035,3 +5035,23 @@ pub const KINDS: [Kind; 170] = [
         fields: &[],
     },
 ];
+
+/// The serialized names of `VoteDescriptions` (`Sv_VoteOptionListAdd`'s `m_pDescription0` to `m_pDescription14`).
+#[cfg(feature = "serde")]
+pub(crate) const VOTE_DESCRIPTION_KEYS: [&str; 15] = [
+    "description0",
+    "description1",
+    "description2",
+    "description3",
+    "description4",
+    "description5",
+    "description6",
+    "description7",
+    "description8",
+    "description9",
+    "description10",
+    "description11",
+    "description12",
+    "description13",
+    "description14",
+];

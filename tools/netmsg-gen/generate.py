@@ -453,6 +453,27 @@ def kinds_table(out, rows):
     w("];")
 
 
+def group_keys(out, by_proto):
+    """The serialized names of the fields of the groups in spec.GROUP_KEYS."""
+    w = out.append
+    done = {}
+    for (p, name, first, last, struct, ident) in spec.GROUPS:
+        const = spec.GROUP_KEYS.get(struct)
+        if not const:
+            continue
+        m = next(m for m in by_proto[p] if m.name == name)
+        keys = [f.key for f in m.fields[m.group[2]:m.group[3] + 1]]
+        if const in done:
+            if done[const] != keys:
+                raise SystemExit(f"{struct}: {name}'s fields differ from another message's")
+            continue
+        done[const] = keys
+        w("")
+        w(f"/// The serialized names of `{struct}` (`{name}`'s `{first}` to `{last}`).")
+        w('#[cfg(feature = "serde")]')
+        w(f"pub(crate) const {const}: [&str; {len(keys)}] = [{', '.join(f'{k!r}'.replace(chr(39), chr(34)) for k in keys)}];")
+
+
 def main():
     ddnet = sys.argv[1]
     sys.path.insert(0, os.path.join(ddnet, "datasrc"))
@@ -523,6 +544,7 @@ def main():
     for m in extended:
         rows.append(("None", m.system, 0, m.name, [f.key for f in m.fields]))
     kinds_table(out, rows)
+    group_keys(out, {"06": game06, "07": game07})
     if len(sys.argv) > 2:
         import objects
         objs = []
