@@ -4,8 +4,9 @@
 //! as a slice (no position to add and check on each read) and the offset
 //! of their end (for the errors' offsets only); a packed int of one byte
 //! is a table lookup, a longer one is read from an eight-byte word in one
-//! go when eight bytes are left (`varint::decode_word`), and a string's
-//! NUL is found word-at-a-time (`CStr::from_bytes_until_nul`).
+//! go (`varint::decode_word`; near the end of a message, where most ints
+//! of the short messages are, the word is loaded zero-padded), and a
+//! string's NUL is found word-at-a-time (`CStr::from_bytes_until_nul`).
 
 use crate::error::{Error, ErrorKind, Result};
 
@@ -39,30 +40,43 @@ impl<'a> Fields<'a> {
     /// A packed int.
     #[inline(always)]
     pub(crate) fn int(&mut self) -> Result<i32> {
-        if let Some((&first, tail)) = self.rest.split_first() {
-            if first & 0x80 == 0 {
-                self.rest = tail;
-                return Ok(crate::varint::decode_one_byte(first));
-            }
-            if let Some(word) = self.rest.first_chunk::<8>() {
-                let (value, len) = crate::varint::decode_word(u64::from_le_bytes(*word));
-                // `len` is 1 to 5, within the eight bytes.
-                self.rest = self.rest.get(len..).unwrap_or_default();
-                return Ok(value);
-            }
+        if let Some((&first, tail)) = self.rest.split_first()
+            && first & 0x80 == 0
+        {
+            self.rest = tail;
+            return Ok(crate::varint::decode_one_byte(first));
         }
-        self.int_near_end()
+        // Zeros past the end stop the int there: one that runs past the
+        // end is `len > rest.len()`, DDNet's (and `varint::decode`'s)
+        // error at this offset.
+        let (value, len) = crate::varint::decode_word(self.word());
+        match self.rest.get(len..) {
+            Some(rest) => {
+                self.rest = rest;
+                Ok(value)
+            }
+            None => Err(Error::new(ErrorKind::InvalidVarint, self.offset())),
+        }
     }
 
-    /// A packed int within eight bytes of the end (or past it).
-    #[cold]
-    #[inline(never)]
-    fn int_near_end(&mut self) -> Result<i32> {
-        let (value, len) =
-            crate::varint::decode(self.rest).map_err(|e| e.shifted(self.offset()))?;
-        // `len <= rest.len()` always.
-        self.rest = self.rest.get(len..).unwrap_or_default();
-        Ok(value)
+    /// The next eight bytes, little-endian, zero past the end: one load
+    /// when eight are left, two overlapping ones when four to seven are
+    /// (most messages are shorter than eight bytes).
+    #[inline(always)]
+    fn word(&self) -> u64 {
+        let rest = self.rest;
+        if let Some(word) = rest.first_chunk::<8>() {
+            return u64::from_le_bytes(*word);
+        }
+        if let (Some(lo), Some(hi)) = (rest.first_chunk::<4>(), rest.last_chunk::<4>()) {
+            // The last four bytes moved up to their place; the bytes both
+            // loads hold are the same in both.
+            let up = rest.len().wrapping_sub(4).wrapping_mul(8) as u32;
+            return u64::from(u32::from_le_bytes(*lo))
+                | u64::from(u32::from_le_bytes(*hi)) << (up & 31);
+        }
+        let byte = |i: usize| u64::from(rest.get(i).copied().unwrap_or(0));
+        byte(0) | byte(1) << 8 | byte(2) << 16
     }
 
     /// A packed int read as a bool: anything but 0 is true.
@@ -211,5 +225,44 @@ impl<'a, const N: usize> NetStrs<'a, N> {
             len = len.saturating_add(f.string()?.0.len()).saturating_add(1);
         }
         Ok(Self(all.get(..len).unwrap_or_default()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Fields;
+    use crate::varint;
+
+    /// `Fields::int` (one load of up to eight bytes, zeros past the end)
+    /// reads what `varint::decode` reads from every short input over
+    /// bytes at the format's edges: the same value and length, or the
+    /// same error at the same offset.
+    #[test]
+    fn int_matches_varint_decode_near_the_end() {
+        const BYTES: [u8; 8] = [0x00, 0x01, 0x3F, 0x40, 0x7F, 0x80, 0xBF, 0xFF];
+        let mut buf = [0u8; 9];
+        for len in 0..=7usize {
+            let total = BYTES.len().pow(len as u32);
+            for mut n in 0..total {
+                for b in &mut buf[..len] {
+                    *b = BYTES[n % BYTES.len()];
+                    n /= BYTES.len();
+                }
+                let input = &buf[..len];
+                let mut f = Fields::new(input, 3);
+                let ours = f.int().map(|v| (v, len - f.rest.len()));
+                let theirs = varint::decode(input).map_err(|e| e.shifted(3));
+                assert_eq!(ours, theirs, "{input:02x?}");
+            }
+        }
+        // With bytes after the int (eight or more left: the one-word load).
+        for (bytes, value) in [
+            (&[0x80u8, 0x01, 0, 0, 0, 0, 0, 0, 0][..], 64),
+            (&[0xC0, 0x01, 9, 9, 9, 9, 9, 9][..], -65),
+        ] {
+            let mut f = Fields::new(bytes, 0);
+            assert_eq!(f.int(), Ok(value));
+            assert_eq!(f.rest.len(), bytes.len() - 2);
+        }
     }
 }

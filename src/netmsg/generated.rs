@@ -12,13 +12,13 @@ use uuid::{Uuid, uuid};
 use crate::error::Result;
 use crate::protocol::Protocol;
 
-use super::Kind;
 use super::fields::Fields;
 #[cfg(feature = "serde")]
 use super::fields::{SerBytes, SerUuid};
 use super::info::{ClientInfo06, ClientInfo07, VoteDescriptions};
 use super::lists::{NetStrs, PackedInts, Strings};
 use super::string::NetStr;
+use super::{Kind, NetMsg};
 
 /// A 0.6/DDNet game message (DDNet's `datasrc/network.py`; ids from 1 in list order).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -201,97 +201,99 @@ pub enum Game06<'a> {
 }
 
 impl<'a> Game06<'a> {
-    /// Decodes the fields of message `id` from `payload` (`base`: its offset in
-    /// the message, for errors); bytes after the fields are ignored.
+    /// Decodes message `id` from its fields in `payload` (`base`: their offset in
+    /// the message, for errors), as the message it is (an unknown id passed
+    /// through); bytes after the fields are ignored. Each arm builds the
+    /// returned message itself (no copy from this enum into [`NetMsg`]).
     #[inline]
-    pub(crate) fn decode(id: i32, payload: &'a [u8], base: usize) -> Result<Self> {
+    pub(crate) fn decode(id: i32, payload: &'a [u8], base: usize) -> Result<NetMsg<'a>> {
         let f = &mut Fields::new(payload, base);
         let _ = &f;
         Ok(match id {
-            1 => Self::SvMotd {
+            1 => NetMsg::Game06(Self::SvMotd {
                 message: f.string()?,
-            },
-            2 => Self::SvBroadcast {
+            }),
+            2 => NetMsg::Game06(Self::SvBroadcast {
                 message: f.string()?,
-            },
-            3 => Self::SvChat {
+            }),
+            3 => NetMsg::Game06(Self::SvChat {
                 team: f.int()?,
                 client_id: f.int()?,
                 message: f.string()?,
-            },
-            4 => Self::SvKillMsg {
+            }),
+            4 => NetMsg::Game06(Self::SvKillMsg {
                 killer: f.int()?,
                 victim: f.int()?,
                 weapon: f.int()?,
                 mode_special: f.int()?,
-            },
-            5 => Self::SvSoundGlobal { sound_id: f.int()? },
-            6 => Self::SvTuneParams {
+            }),
+            5 => NetMsg::Game06(Self::SvSoundGlobal { sound_id: f.int()? }),
+            6 => NetMsg::Game06(Self::SvTuneParams {
                 params: f.packed_ints(),
-            },
-            7 => Self::Unused,
-            8 => Self::SvReadyToEnter,
-            9 => Self::SvWeaponPickup { weapon: f.int()? },
-            10 => Self::SvEmoticon {
+            }),
+            7 => NetMsg::Game06(Self::Unused),
+            8 => NetMsg::Game06(Self::SvReadyToEnter),
+            9 => NetMsg::Game06(Self::SvWeaponPickup { weapon: f.int()? }),
+            10 => NetMsg::Game06(Self::SvEmoticon {
                 client_id: f.int()?,
                 emoticon: f.int()?,
-            },
-            11 => Self::SvVoteClearOptions,
-            12 => Self::SvVoteOptionListAdd {
+            }),
+            11 => NetMsg::Game06(Self::SvVoteClearOptions),
+            12 => NetMsg::Game06(Self::SvVoteOptionListAdd {
                 num_options: f.int()?,
                 descriptions: VoteDescriptions::decode(f)?,
-            },
-            13 => Self::SvVoteOptionAdd {
+            }),
+            13 => NetMsg::Game06(Self::SvVoteOptionAdd {
                 description: f.string()?,
-            },
-            14 => Self::SvVoteOptionRemove {
+            }),
+            14 => NetMsg::Game06(Self::SvVoteOptionRemove {
                 description: f.string()?,
-            },
-            15 => Self::SvVoteSet {
+            }),
+            15 => NetMsg::Game06(Self::SvVoteSet {
                 timeout: f.int()?,
                 description: f.string()?,
                 reason: f.string()?,
-            },
-            16 => Self::SvVoteStatus {
+            }),
+            16 => NetMsg::Game06(Self::SvVoteStatus {
                 yes: f.int()?,
                 no: f.int()?,
                 pass: f.int()?,
                 total: f.int()?,
-            },
-            17 => Self::ClSay {
+            }),
+            17 => NetMsg::Game06(Self::ClSay {
                 team: f.bool()?,
                 message: f.string()?,
-            },
-            18 => Self::ClSetTeam { team: f.int()? },
-            19 => Self::ClSetSpectatorMode {
+            }),
+            18 => NetMsg::Game06(Self::ClSetTeam { team: f.int()? }),
+            19 => NetMsg::Game06(Self::ClSetSpectatorMode {
                 spectator_id: f.int()?,
-            },
-            20 => Self::ClStartInfo(ClientInfo06::decode(f)?),
-            21 => Self::ClChangeInfo(ClientInfo06::decode(f)?),
-            22 => Self::ClKill,
-            23 => Self::ClEmoticon { emoticon: f.int()? },
-            24 => Self::ClVote { vote: f.int()? },
-            25 => Self::ClCallVote {
+            }),
+            20 => NetMsg::Game06(Self::ClStartInfo(ClientInfo06::decode(f)?)),
+            21 => NetMsg::Game06(Self::ClChangeInfo(ClientInfo06::decode(f)?)),
+            22 => NetMsg::Game06(Self::ClKill),
+            23 => NetMsg::Game06(Self::ClEmoticon { emoticon: f.int()? }),
+            24 => NetMsg::Game06(Self::ClVote { vote: f.int()? }),
+            25 => NetMsg::Game06(Self::ClCallVote {
                 kind: f.string()?,
                 value: f.string()?,
                 reason: f.string()?,
-            },
-            26 => Self::ClIsDDNetLegacy,
-            27 => Self::SvDDRaceTimeLegacy {
+            }),
+            26 => NetMsg::Game06(Self::ClIsDDNetLegacy),
+            27 => NetMsg::Game06(Self::SvDDRaceTimeLegacy {
                 time: f.int()?,
                 check: f.int()?,
                 finish: f.int()?,
-            },
-            28 => Self::SvRecordLegacy {
+            }),
+            28 => NetMsg::Game06(Self::SvRecordLegacy {
                 server_time_best: f.int()?,
                 player_time_best: f.int()?,
-            },
-            29 => Self::Unused2,
-            30 => Self::SvTeamsStateLegacy {
+            }),
+            29 => NetMsg::Game06(Self::Unused2),
+            30 => NetMsg::Game06(Self::SvTeamsStateLegacy {
                 teams: f.packed_ints(),
-            },
-            31 => Self::ClShowOthersLegacy { show: f.bool()? },
-            _ => Self::Other { id, payload },
+            }),
+            31 => NetMsg::Game06(Self::ClShowOthersLegacy { show: f.bool()? }),
+            _ => NetMsg::Game06(Self::Other { id, payload }),
         })
     }
 
@@ -927,163 +929,165 @@ pub enum Game07<'a> {
 }
 
 impl<'a> Game07<'a> {
-    /// Decodes the fields of message `id` from `payload` (`base`: its offset in
-    /// the message, for errors); bytes after the fields are ignored.
+    /// Decodes message `id` from its fields in `payload` (`base`: their offset in
+    /// the message, for errors), as the message it is (an unknown id passed
+    /// through); bytes after the fields are ignored. Each arm builds the
+    /// returned message itself (no copy from this enum into [`NetMsg`]).
     #[inline]
-    pub(crate) fn decode(id: i32, payload: &'a [u8], base: usize) -> Result<Self> {
+    pub(crate) fn decode(id: i32, payload: &'a [u8], base: usize) -> Result<NetMsg<'a>> {
         let f = &mut Fields::new(payload, base);
         let _ = &f;
         Ok(match id {
-            1 => Self::SvMotd {
+            1 => NetMsg::Game07(Self::SvMotd {
                 message: f.string()?,
-            },
-            2 => Self::SvBroadcast {
+            }),
+            2 => NetMsg::Game07(Self::SvBroadcast {
                 message: f.string()?,
-            },
-            3 => Self::SvChat {
+            }),
+            3 => NetMsg::Game07(Self::SvChat {
                 mode: f.int()?,
                 client_id: f.int()?,
                 target_id: f.int()?,
                 message: f.string()?,
-            },
-            4 => Self::SvTeam {
+            }),
+            4 => NetMsg::Game07(Self::SvTeam {
                 client_id: f.int()?,
                 team: f.int()?,
                 silent: f.bool()?,
                 cooldown_tick: f.int()?,
-            },
-            5 => Self::SvKillMsg {
+            }),
+            5 => NetMsg::Game07(Self::SvKillMsg {
                 killer: f.int()?,
                 victim: f.int()?,
                 weapon: f.int()?,
                 mode_special: f.int()?,
-            },
-            6 => Self::SvTuneParams {
+            }),
+            6 => NetMsg::Game07(Self::SvTuneParams {
                 params: f.packed_ints(),
-            },
-            7 => Self::Unused,
-            8 => Self::SvReadyToEnter,
-            9 => Self::SvWeaponPickup { weapon: f.int()? },
-            10 => Self::SvEmoticon {
+            }),
+            7 => NetMsg::Game07(Self::Unused),
+            8 => NetMsg::Game07(Self::SvReadyToEnter),
+            9 => NetMsg::Game07(Self::SvWeaponPickup { weapon: f.int()? }),
+            10 => NetMsg::Game07(Self::SvEmoticon {
                 client_id: f.int()?,
                 emoticon: f.int()?,
-            },
-            11 => Self::SvVoteClearOptions,
-            12 => Self::SvVoteOptionListAdd {
+            }),
+            11 => NetMsg::Game07(Self::SvVoteClearOptions),
+            12 => NetMsg::Game07(Self::SvVoteOptionListAdd {
                 num_options: f.int()?,
                 descriptions: f.strings_rest(),
-            },
-            13 => Self::SvVoteOptionAdd {
+            }),
+            13 => NetMsg::Game07(Self::SvVoteOptionAdd {
                 description: f.string()?,
-            },
-            14 => Self::SvVoteOptionRemove {
+            }),
+            14 => NetMsg::Game07(Self::SvVoteOptionRemove {
                 description: f.string()?,
-            },
-            15 => Self::SvVoteSet {
+            }),
+            15 => NetMsg::Game07(Self::SvVoteSet {
                 client_id: f.int()?,
                 kind: f.int()?,
                 timeout: f.int()?,
                 description: f.string()?,
                 reason: f.string()?,
-            },
-            16 => Self::SvVoteStatus {
+            }),
+            16 => NetMsg::Game07(Self::SvVoteStatus {
                 yes: f.int()?,
                 no: f.int()?,
                 pass: f.int()?,
                 total: f.int()?,
-            },
-            17 => Self::SvServerSettings {
+            }),
+            17 => NetMsg::Game07(Self::SvServerSettings {
                 kick_vote: f.bool()?,
                 kick_min: f.int()?,
                 spec_vote: f.bool()?,
                 team_lock: f.bool()?,
                 team_balance: f.bool()?,
                 player_slots: f.int()?,
-            },
-            18 => Self::SvClientInfo {
+            }),
+            18 => NetMsg::Game07(Self::SvClientInfo {
                 client_id: f.int()?,
                 local: f.bool()?,
                 team: f.int()?,
                 info: ClientInfo07::decode(f)?,
                 silent: f.bool()?,
-            },
-            19 => Self::SvGameInfo {
+            }),
+            19 => NetMsg::Game07(Self::SvGameInfo {
                 game_flags: f.int()?,
                 score_limit: f.int()?,
                 time_limit: f.int()?,
                 match_num: f.int()?,
                 match_current: f.int()?,
-            },
-            20 => Self::SvClientDrop {
+            }),
+            20 => NetMsg::Game07(Self::SvClientDrop {
                 client_id: f.int()?,
                 reason: f.string()?,
                 silent: f.bool()?,
-            },
-            21 => Self::SvGameMsg {
+            }),
+            21 => NetMsg::Game07(Self::SvGameMsg {
                 game_msg_id: f.int()?,
                 params: f.packed_ints(),
-            },
-            22 => Self::DeClientEnter {
+            }),
+            22 => NetMsg::Game07(Self::DeClientEnter {
                 name: f.string()?,
                 client_id: f.int()?,
                 team: f.int()?,
-            },
-            23 => Self::DeClientLeave {
+            }),
+            23 => NetMsg::Game07(Self::DeClientLeave {
                 name: f.string()?,
                 client_id: f.int()?,
                 reason: f.string()?,
-            },
-            24 => Self::ClSay {
+            }),
+            24 => NetMsg::Game07(Self::ClSay {
                 mode: f.int()?,
                 target: f.int()?,
                 message: f.string()?,
-            },
-            25 => Self::ClSetTeam { team: f.int()? },
-            26 => Self::ClSetSpectatorMode {
+            }),
+            25 => NetMsg::Game07(Self::ClSetTeam { team: f.int()? }),
+            26 => NetMsg::Game07(Self::ClSetSpectatorMode {
                 spec_mode: f.int()?,
                 spectator_id: f.int()?,
-            },
-            27 => Self::ClStartInfo(ClientInfo07::decode(f)?),
-            28 => Self::ClKill,
-            29 => Self::ClReadyChange,
-            30 => Self::ClEmoticon { emoticon: f.int()? },
-            31 => Self::ClVote { vote: f.int()? },
-            32 => Self::ClCallVote {
+            }),
+            27 => NetMsg::Game07(Self::ClStartInfo(ClientInfo07::decode(f)?)),
+            28 => NetMsg::Game07(Self::ClKill),
+            29 => NetMsg::Game07(Self::ClReadyChange),
+            30 => NetMsg::Game07(Self::ClEmoticon { emoticon: f.int()? }),
+            31 => NetMsg::Game07(Self::ClVote { vote: f.int()? }),
+            32 => NetMsg::Game07(Self::ClCallVote {
                 kind: f.string()?,
                 value: f.string()?,
                 reason: f.string()?,
                 force: f.bool()?,
-            },
-            33 => Self::SvSkinChange {
+            }),
+            33 => NetMsg::Game07(Self::SvSkinChange {
                 client_id: f.int()?,
                 skin_part_names: NetStrs::decode(f)?,
                 use_custom_colors: f.bools::<6>()?,
                 skin_part_colors: f.ints::<6>()?,
-            },
-            34 => Self::ClSkinChange {
+            }),
+            34 => NetMsg::Game07(Self::ClSkinChange {
                 skin_part_names: NetStrs::decode(f)?,
                 use_custom_colors: f.bools::<6>()?,
                 skin_part_colors: f.ints::<6>()?,
-            },
-            35 => Self::SvRaceFinish {
+            }),
+            35 => NetMsg::Game07(Self::SvRaceFinish {
                 client_id: f.int()?,
                 time: f.int()?,
                 diff: f.int()?,
                 record_personal: f.bool()?,
                 record_server: f.bool_or(0)?,
-            },
-            36 => Self::SvCheckpoint { diff: f.int()? },
-            37 => Self::SvCommandInfo {
+            }),
+            36 => NetMsg::Game07(Self::SvCheckpoint { diff: f.int()? }),
+            37 => NetMsg::Game07(Self::SvCommandInfo {
                 name: f.string()?,
                 args_format: f.string()?,
                 help_text: f.string()?,
-            },
-            38 => Self::SvCommandInfoRemove { name: f.string()? },
-            39 => Self::ClCommand {
+            }),
+            38 => NetMsg::Game07(Self::SvCommandInfoRemove { name: f.string()? }),
+            39 => NetMsg::Game07(Self::ClCommand {
                 name: f.string()?,
                 arguments: f.string()?,
-            },
-            _ => Self::Other { id, payload },
+            }),
+            _ => NetMsg::Game07(Self::Other { id, payload }),
         })
     }
 
@@ -1742,23 +1746,25 @@ pub enum System06<'a> {
 }
 
 impl<'a> System06<'a> {
-    /// Decodes the fields of message `id` from `payload` (`base`: its offset in
-    /// the message, for errors); bytes after the fields are ignored.
+    /// Decodes message `id` from its fields in `payload` (`base`: their offset in
+    /// the message, for errors), as the message it is (an unknown id passed
+    /// through); bytes after the fields are ignored. Each arm builds the
+    /// returned message itself (no copy from this enum into [`NetMsg`]).
     #[inline]
-    pub(crate) fn decode(id: i32, payload: &'a [u8], base: usize) -> Result<Option<Self>> {
+    pub(crate) fn decode(id: i32, payload: &'a [u8], base: usize) -> Result<NetMsg<'a>> {
         let f = &mut Fields::new(payload, base);
         let _ = &f;
         Ok(match id {
-            1 => Some(Self::Info {
+            1 => NetMsg::System06(Self::Info {
                 version: f.string()?,
                 password: f.string()?,
             }),
-            2 => Some(Self::MapChange {
+            2 => NetMsg::System06(Self::MapChange {
                 name: f.string()?,
                 map_crc: f.int()?,
                 map_size: f.int()?,
             }),
-            3 => Some({
+            3 => NetMsg::System06({
                 let last = f.int()?;
                 let map_crc = f.int()?;
                 let chunk = f.int()?;
@@ -1772,8 +1778,8 @@ impl<'a> System06<'a> {
                     data,
                 }
             }),
-            4 => Some(Self::ConReady),
-            5 => Some({
+            4 => NetMsg::System06(Self::ConReady),
+            5 => NetMsg::System06({
                 let tick = f.int()?;
                 let delta_tick = f.int()?;
                 let num_parts = f.int()?;
@@ -1791,11 +1797,11 @@ impl<'a> System06<'a> {
                     data,
                 }
             }),
-            6 => Some(Self::SnapEmpty {
+            6 => NetMsg::System06(Self::SnapEmpty {
                 tick: f.int()?,
                 delta_tick: f.int()?,
             }),
-            7 => Some({
+            7 => NetMsg::System06({
                 let tick = f.int()?;
                 let delta_tick = f.int()?;
                 let crc = f.int()?;
@@ -1809,45 +1815,45 @@ impl<'a> System06<'a> {
                     data,
                 }
             }),
-            8 => Some(Self::SnapSmall { data: f.rest() }),
-            9 => Some(Self::InputTiming {
+            8 => NetMsg::System06(Self::SnapSmall { data: f.rest() }),
+            9 => NetMsg::System06(Self::InputTiming {
                 intended_tick: f.int()?,
                 time_left: f.int()?,
             }),
-            10 => Some(Self::RconAuthStatus {
+            10 => NetMsg::System06(Self::RconAuthStatus {
                 authed: if f.is_empty() { None } else { Some(f.bool()?) },
                 receive_commands: if f.is_empty() { None } else { Some(f.bool()?) },
             }),
-            11 => Some(Self::RconLine { line: f.string()? }),
-            12 => Some(Self::Unused1),
-            13 => Some(Self::Unused2),
-            14 => Some(Self::Ready),
-            15 => Some(Self::EnterGame),
-            16 => Some(Self::Input {
+            11 => NetMsg::System06(Self::RconLine { line: f.string()? }),
+            12 => NetMsg::System06(Self::Unused1),
+            13 => NetMsg::System06(Self::Unused2),
+            14 => NetMsg::System06(Self::Ready),
+            15 => NetMsg::System06(Self::EnterGame),
+            16 => NetMsg::System06(Self::Input {
                 ack_game_tick: f.int()?,
                 prediction_tick: f.int()?,
                 size: f.int()?,
                 data: f.packed_ints(),
             }),
-            17 => Some(Self::RconCmd { cmd: f.string()? }),
-            18 => Some(Self::RconAuth {
+            17 => NetMsg::System06(Self::RconCmd { cmd: f.string()? }),
+            18 => NetMsg::System06(Self::RconAuth {
                 name: f.string()?,
                 password: f.string()?,
                 send_rcon_cmds: if f.is_empty() { None } else { Some(f.bool()?) },
             }),
-            19 => Some(Self::RequestMapData { chunk: f.int()? }),
-            20 => Some(Self::Unused3),
-            21 => Some(Self::Unused4),
-            22 => Some(Self::Ping),
-            23 => Some(Self::PingReply),
-            24 => Some(Self::Unused5),
-            25 => Some(Self::RconCmdAdd {
+            19 => NetMsg::System06(Self::RequestMapData { chunk: f.int()? }),
+            20 => NetMsg::System06(Self::Unused3),
+            21 => NetMsg::System06(Self::Unused4),
+            22 => NetMsg::System06(Self::Ping),
+            23 => NetMsg::System06(Self::PingReply),
+            24 => NetMsg::System06(Self::Unused5),
+            25 => NetMsg::System06(Self::RconCmdAdd {
                 name: f.string()?,
                 help: f.string()?,
                 params: f.string()?,
             }),
-            26 => Some(Self::RconCmdRem { name: f.string()? }),
-            _ => None,
+            26 => NetMsg::System06(Self::RconCmdRem { name: f.string()? }),
+            _ => NetMsg::System { id, payload },
         })
     }
 
@@ -2328,19 +2334,21 @@ pub enum System07<'a> {
 }
 
 impl<'a> System07<'a> {
-    /// Decodes the fields of message `id` from `payload` (`base`: its offset in
-    /// the message, for errors); bytes after the fields are ignored.
+    /// Decodes message `id` from its fields in `payload` (`base`: their offset in
+    /// the message, for errors), as the message it is (an unknown id passed
+    /// through); bytes after the fields are ignored. Each arm builds the
+    /// returned message itself (no copy from this enum into [`NetMsg`]).
     #[inline]
-    pub(crate) fn decode(id: i32, payload: &'a [u8], base: usize) -> Result<Option<Self>> {
+    pub(crate) fn decode(id: i32, payload: &'a [u8], base: usize) -> Result<NetMsg<'a>> {
         let f = &mut Fields::new(payload, base);
         let _ = &f;
         Ok(match id {
-            1 => Some(Self::Info {
+            1 => NetMsg::System07(Self::Info {
                 version: f.string()?,
                 password: f.string()?,
                 client_version: f.int()?,
             }),
-            2 => Some(Self::MapChange {
+            2 => NetMsg::System07(Self::MapChange {
                 name: f.string()?,
                 map_crc: f.int()?,
                 map_size: f.int()?,
@@ -2348,8 +2356,8 @@ impl<'a> System07<'a> {
                 chunk_size: f.int()?,
                 sha256: f.bytes(32)?,
             }),
-            3 => Some(Self::MapData { data: f.rest() }),
-            4 => Some(Self::ServerInfo {
+            3 => NetMsg::System07(Self::MapData { data: f.rest() }),
+            4 => NetMsg::System07(Self::ServerInfo {
                 version: f.string()?,
                 name: f.string()?,
                 hostname: f.string()?,
@@ -2363,8 +2371,8 @@ impl<'a> System07<'a> {
                 max_clients: f.int()?,
                 clients: f.rest(),
             }),
-            5 => Some(Self::ConReady),
-            6 => Some({
+            5 => NetMsg::System07(Self::ConReady),
+            6 => NetMsg::System07({
                 let tick = f.int()?;
                 let delta_tick = f.int()?;
                 let num_parts = f.int()?;
@@ -2382,11 +2390,11 @@ impl<'a> System07<'a> {
                     data,
                 }
             }),
-            7 => Some(Self::SnapEmpty {
+            7 => NetMsg::System07(Self::SnapEmpty {
                 tick: f.int()?,
                 delta_tick: f.int()?,
             }),
-            8 => Some({
+            8 => NetMsg::System07({
                 let tick = f.int()?;
                 let delta_tick = f.int()?;
                 let crc = f.int()?;
@@ -2400,43 +2408,43 @@ impl<'a> System07<'a> {
                     data,
                 }
             }),
-            9 => Some(Self::SnapSmall { data: f.rest() }),
-            10 => Some(Self::InputTiming {
+            9 => NetMsg::System07(Self::SnapSmall { data: f.rest() }),
+            10 => NetMsg::System07(Self::InputTiming {
                 intended_tick: f.int()?,
                 time_left: f.int()?,
             }),
-            11 => Some(Self::RconAuthOn),
-            12 => Some(Self::RconAuthOff),
-            13 => Some(Self::RconLine { line: f.string()? }),
-            14 => Some(Self::RconCmdAdd {
+            11 => NetMsg::System07(Self::RconAuthOn),
+            12 => NetMsg::System07(Self::RconAuthOff),
+            13 => NetMsg::System07(Self::RconLine { line: f.string()? }),
+            14 => NetMsg::System07(Self::RconCmdAdd {
                 name: f.string()?,
                 help: f.string()?,
                 params: f.string()?,
             }),
-            15 => Some(Self::RconCmdRem { name: f.string()? }),
-            16 => Some(Self::Unused1),
-            17 => Some(Self::Unused2),
-            18 => Some(Self::Ready),
-            19 => Some(Self::EnterGame),
-            20 => Some(Self::Input {
+            15 => NetMsg::System07(Self::RconCmdRem { name: f.string()? }),
+            16 => NetMsg::System07(Self::Unused1),
+            17 => NetMsg::System07(Self::Unused2),
+            18 => NetMsg::System07(Self::Ready),
+            19 => NetMsg::System07(Self::EnterGame),
+            20 => NetMsg::System07(Self::Input {
                 ack_game_tick: f.int()?,
                 prediction_tick: f.int()?,
                 size: f.int()?,
                 data: f.packed_ints(),
             }),
-            21 => Some(Self::RconCmd { cmd: f.string()? }),
-            22 => Some(Self::RconAuth {
+            21 => NetMsg::System07(Self::RconCmd { cmd: f.string()? }),
+            22 => NetMsg::System07(Self::RconAuth {
                 password: f.string()?,
             }),
-            23 => Some(Self::RequestMapData),
-            24 => Some(Self::Unused3),
-            25 => Some(Self::Unused4),
-            26 => Some(Self::Ping),
-            27 => Some(Self::PingReply),
-            28 => Some(Self::Unused5),
-            29 => Some(Self::MaplistEntryAdd { name: f.string()? }),
-            30 => Some(Self::MaplistEntryRem { name: f.string()? }),
-            _ => None,
+            23 => NetMsg::System07(Self::RequestMapData),
+            24 => NetMsg::System07(Self::Unused3),
+            25 => NetMsg::System07(Self::Unused4),
+            26 => NetMsg::System07(Self::Ping),
+            27 => NetMsg::System07(Self::PingReply),
+            28 => NetMsg::System07(Self::Unused5),
+            29 => NetMsg::System07(Self::MaplistEntryAdd { name: f.string()? }),
+            30 => NetMsg::System07(Self::MaplistEntryRem { name: f.string()? }),
+            _ => NetMsg::System { id, payload },
         })
     }
 
@@ -5034,4 +5042,24 @@ pub const KINDS: [Kind; 170] = [
         name: "NETMSG_MAPLIST_GROUP_END",
         fields: &[],
     },
+];
+
+/// The serialized names of `VoteDescriptions` (`Sv_VoteOptionListAdd`'s `m_pDescription0` to `m_pDescription14`).
+#[cfg(feature = "serde")]
+pub(crate) const VOTE_DESCRIPTION_KEYS: [&str; 15] = [
+    "description0",
+    "description1",
+    "description2",
+    "description3",
+    "description4",
+    "description5",
+    "description6",
+    "description7",
+    "description8",
+    "description9",
+    "description10",
+    "description11",
+    "description12",
+    "description13",
+    "description14",
 ];

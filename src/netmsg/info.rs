@@ -7,6 +7,8 @@
 use crate::error::Result;
 
 use super::fields::Fields;
+#[cfg(feature = "serde")]
+use super::generated::VOTE_DESCRIPTION_KEYS;
 use super::lists::NetStrs;
 use super::string::NetStr;
 
@@ -21,32 +23,20 @@ pub const VOTE_OPTIONS: usize = 15;
 /// options, the rest empty), read on request.
 pub type VoteDescriptions<'a> = NetStrs<'a, VOTE_OPTIONS>;
 
+// One generated name for each description.
+#[cfg(feature = "serde")]
+const _: () = assert!(VOTE_DESCRIPTION_KEYS.len() == VOTE_OPTIONS);
+
 impl VoteDescriptions<'_> {
     /// Writes the descriptions into the message's map as datasrc names
-    /// them, `description0` to `description14`.
+    /// them, `description0` to `description14` (the generated table's
+    /// names).
     #[cfg(feature = "serde")]
     pub(crate) fn serialize_fields<M: serde::ser::SerializeStruct>(
         &self,
         m: &mut M,
     ) -> core::result::Result<(), M::Error> {
-        const KEYS: [&str; VOTE_OPTIONS] = [
-            "description0",
-            "description1",
-            "description2",
-            "description3",
-            "description4",
-            "description5",
-            "description6",
-            "description7",
-            "description8",
-            "description9",
-            "description10",
-            "description11",
-            "description12",
-            "description13",
-            "description14",
-        ];
-        for (key, d) in KEYS.iter().zip(self.iter()) {
+        for (key, d) in VOTE_DESCRIPTION_KEYS.iter().zip(self.iter()) {
             m.serialize_field(key, &d)?;
         }
         Ok(())

@@ -240,31 +240,25 @@ fn decode_ex(system: bool, mut c: Fields<'_>) -> Result<NetMsg<'_>> {
 /// A 0.6/DDNet system message.
 #[inline(never)]
 fn decode_system06(id: i32, payload: &[u8], base: usize) -> Result<NetMsg<'_>> {
-    Ok(match System06::decode(id, payload, base)? {
-        Some(m) => NetMsg::System06(m),
-        None => NetMsg::System { id, payload },
-    })
+    System06::decode(id, payload, base)
 }
 
 /// A 0.7 system message.
 #[inline(never)]
 fn decode_system07(id: i32, payload: &[u8], base: usize) -> Result<NetMsg<'_>> {
-    Ok(match System07::decode(id, payload, base)? {
-        Some(m) => NetMsg::System07(m),
-        None => NetMsg::System { id, payload },
-    })
+    System07::decode(id, payload, base)
 }
 
 /// A 0.6/DDNet game message.
 #[inline(never)]
 fn decode_game06(id: i32, payload: &[u8], base: usize) -> Result<NetMsg<'_>> {
-    Game06::decode(id, payload, base).map(NetMsg::Game06)
+    Game06::decode(id, payload, base)
 }
 
 /// A 0.7 game message.
 #[inline(never)]
 fn decode_game07(id: i32, payload: &[u8], base: usize) -> Result<NetMsg<'_>> {
-    Game07::decode(id, payload, base).map(NetMsg::Game07)
+    Game07::decode(id, payload, base)
 }
 
 #[cfg(test)]

@@ -347,18 +347,19 @@ def emit_enum(out, ty, doc, msgs, *, other=None, by="id"):
     w(f"impl<'a> {ty}<'a> {{")
     # decode
     if by == "id":
-        ret = "Self" if other else "Option<Self>"
-        w(f"    /// Decodes the fields of message `id` from `payload` (`base`: its offset in")
-        w(f"    /// the message, for errors); bytes after the fields are ignored.")
+        w(f"    /// Decodes message `id` from its fields in `payload` (`base`: their offset in")
+        w(f"    /// the message, for errors), as the message it is (an unknown id passed")
+        w(f"    /// through); bytes after the fields are ignored. Each arm builds the")
+        w(f"    /// returned message itself (no copy from this enum into [`NetMsg`]).")
         w("    #[inline]")
-        w(f"    pub(crate) fn decode(id: i32, payload: &'a [u8], base: usize) -> Result<{ret}> {{")
+        w(f"    pub(crate) fn decode(id: i32, payload: &'a [u8], base: usize) -> Result<NetMsg<'a>> {{")
         w("        let f = &mut Fields::new(payload, base);")
         w("        let _ = &f;")
-        wrap = (lambda e: e) if other else (lambda e: f"Some({e})")
+        wrap = lambda e: f"NetMsg::{ty}({e})"
         w("        Ok(match id {")
         for m in msgs:
             w(f"            {m.id} => {wrap(decode_expr(m))},")
-        w("            _ => " + ("Self::Other { id, payload }" if other else "None") + ",")
+        w("            _ => " + (f"NetMsg::{ty}(Self::Other {{ id, payload }})" if other else "NetMsg::System { id, payload }") + ",")
         w("        })")
         w("    }")
     else:
@@ -453,6 +454,27 @@ def kinds_table(out, rows):
     w("];")
 
 
+def group_keys(out, by_proto):
+    """The serialized names of the fields of the groups in spec.GROUP_KEYS."""
+    w = out.append
+    done = {}
+    for (p, name, first, last, struct, ident) in spec.GROUPS:
+        const = spec.GROUP_KEYS.get(struct)
+        if not const:
+            continue
+        m = next(m for m in by_proto[p] if m.name == name)
+        keys = [f.key for f in m.fields[m.group[2]:m.group[3] + 1]]
+        if const in done:
+            if done[const] != keys:
+                raise SystemExit(f"{struct}: {name}'s fields differ from another message's")
+            continue
+        done[const] = keys
+        w("")
+        w(f"/// The serialized names of `{struct}` (`{name}`'s `{first}` to `{last}`).")
+        w('#[cfg(feature = "serde")]')
+        w(f"pub(crate) const {const}: [&str; {len(keys)}] = [{', '.join(f'{k!r}'.replace(chr(39), chr(34)) for k in keys)}];")
+
+
 def main():
     ddnet = sys.argv[1]
     sys.path.insert(0, os.path.join(ddnet, "datasrc"))
@@ -504,7 +526,7 @@ def main():
     w("use super::info::{ClientInfo06, ClientInfo07, VoteDescriptions};")
     w("use super::lists::{NetStrs, PackedInts, Strings};")
     w("use super::string::NetStr;")
-    w("use super::Kind;")
+    w("use super::{Kind, NetMsg};")
     w("")
     emit_enum(out, "Game06", "A 0.6/DDNet game message (DDNet's `datasrc/network.py`; ids from 1 in list order).", game06, other=True)
     emit_enum(out, "Game07", "A Teeworlds 0.7 game message (DDNet's `datasrc/seven/network.py`; ids from 1 in list order).", game07, other=True)
@@ -523,6 +545,7 @@ def main():
     for m in extended:
         rows.append(("None", m.system, 0, m.name, [f.key for f in m.fields]))
     kinds_table(out, rows)
+    group_keys(out, {"06": game06, "07": game07})
     if len(sys.argv) > 2:
         import objects
         objs = []

@@ -204,6 +204,13 @@ GROUPS = [
     ("07", "Sv_ClientInfo", "m_pName", "m_aSkinPartColors", "ClientInfo07", "info"),
 ]
 
+# Groups whose serialized field names come from here (a constant in the
+# generated file, by struct), not from a hand-written list: each datasrc
+# field's snake_case name, in order.
+GROUP_KEYS = {
+    "VoteDescriptions": "VOTE_DESCRIPTION_KEYS",
+}
+
 # The doc line of a group's field (by struct; the client's identity
 # otherwise).
 GROUP_DOCS = {

@@ -618,58 +618,36 @@ fn bench(tw: &Path, rounds: usize) {
         .iter()
         .map(|&(p, at, len, demo)| (p, &arena[at..at + len], demo))
         .collect();
-    let time = |f: &dyn Fn() -> usize| {
-        let mut best = f64::MAX;
-        for _ in 0..rounds {
-            let t = Instant::now();
-            black_box(f());
-            best = best.min(t.elapsed().as_secs_f64());
+    let ours = || {
+        let mut n = 0;
+        for (p, b, _) in &msgs {
+            if let Ok(m) = netmsg::decode(*p, b) {
+                n += usize::from(black_box(m).is_known());
+            }
         }
-        best
+        n
     };
-    let side = ONE_SIDE.load(std::sync::atomic::Ordering::Relaxed);
-    let ours = if side == 2 {
-        0.0
-    } else {
-        time(&|| {
-            let mut n = 0;
-            for (p, b, _) in &msgs {
-                if let Ok(m) = netmsg::decode(*p, b) {
-                    n += usize::from(black_box(m).is_known());
-                }
+    let ours_lists = || {
+        // Also reads every int of the fields that run to the end (libtw2
+        // decodes tune parameters and team states eagerly).
+        let mut n = 0;
+        for (p, b, _) in &msgs {
+            if let Ok(m) = netmsg::decode(*p, b) {
+                n += match m {
+                    NetMsg::Game06(netmsg::Game06::SvTuneParams { params })
+                    | NetMsg::Game07(netmsg::Game07::SvTuneParams { params }) => {
+                        params.iter().count()
+                    }
+                    NetMsg::Extended(netmsg::Extended::SvTeamsState { teams }) => {
+                        teams.iter().count()
+                    }
+                    m => usize::from(black_box(m).is_known()),
+                };
             }
-            n
-        })
+        }
+        n
     };
-    if side == 1 {
-        println!("gamefmt: {:.3} ms", ours * 1e3);
-        return;
-    }
-    let ours_lists = if side == 2 {
-        0.0
-    } else {
-        time(&|| {
-            // Also reads every int of the fields that run to the end (libtw2
-            // decodes tune parameters and team states eagerly).
-            let mut n = 0;
-            for (p, b, _) in &msgs {
-                if let Ok(m) = netmsg::decode(*p, b) {
-                    n += match m {
-                        NetMsg::Game06(netmsg::Game06::SvTuneParams { params })
-                        | NetMsg::Game07(netmsg::Game07::SvTuneParams { params }) => {
-                            params.iter().count()
-                        }
-                        NetMsg::Extended(netmsg::Extended::SvTeamsState { teams }) => {
-                            teams.iter().count()
-                        }
-                        m => usize::from(black_box(m).is_known()),
-                    };
-                }
-            }
-            n
-        })
-    };
-    let theirs = time(&|| {
+    let theirs = || {
         let mut n = 0;
         for (p, b, demo) in &msgs {
             let mut u = if *demo {
@@ -687,7 +665,34 @@ fn bench(tw: &Path, rounds: usize) {
             };
         }
         n
-    });
+    };
+    let side = ONE_SIDE.load(std::sync::atomic::Ordering::Relaxed);
+    // The sides take turns within each round (and which goes first
+    // alternates), so that a busy moment of a shared machine slows both
+    // sides of a round: the per-round ratios are steadier than the ratio
+    // of each side's best.
+    let sides: [&dyn Fn() -> usize; 3] = [&ours, &ours_lists, &theirs];
+    let mut best = [f64::MAX; 3];
+    let mut ratios = Vec::with_capacity(rounds);
+    for round in 0..rounds {
+        let mut t = [0.0f64; 3];
+        for k in 0..3 {
+            let i = if round % 2 == 0 { k } else { 2 - k };
+            if (side == 1 && i != 0) || (side == 2 && i != 2) {
+                continue;
+            }
+            let start = Instant::now();
+            black_box(sides[i]());
+            t[i] = start.elapsed().as_secs_f64();
+            best[i] = best[i].min(t[i]);
+        }
+        ratios.push((t[2] / t[0], t[2] / t[1]));
+    }
+    let [ours, ours_lists, theirs] = best;
+    if side == 1 {
+        println!("gamefmt: {:.3} ms", ours * 1e3);
+        return;
+    }
     if side == 2 {
         println!("libtw2 gamenet: {:.3} ms", theirs * 1e3);
         return;
@@ -723,6 +728,15 @@ fn bench(tw: &Path, rounds: usize) {
         "ratio libtw2/gamefmt: {:.2}x (lists read: {:.2}x)",
         theirs / ours,
         theirs / ours_lists
+    );
+    let median = |mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        (v[0], v[v.len() / 2], v[v.len() - 1])
+    };
+    let (lo, mid, hi) = median(ratios.iter().map(|r| r.0).collect());
+    let (llo, lmid, lhi) = median(ratios.iter().map(|r| r.1).collect());
+    println!(
+        "per-round ratio: min {lo:.2}x median {mid:.2}x max {hi:.2}x (lists read: {llo:.2}x {lmid:.2}x {lhi:.2}x)"
     );
 }
 
