@@ -22,7 +22,9 @@
 //! [`stream::Reader`] over any `io::Read` (`std`). One [`stream::End`] says
 //! how a stream ended, under one truncation rule: a stream cut inside a
 //! record ends quietly after the last whole record and `end()` says
-//! [`stream::End::Truncated`]; damage is an error. Frame grouping
+//! [`stream::End::Truncated`]; damage is an error. Each decoder yields
+//! its header first and keeps its facts for `header()` on every reader;
+//! the stream types are named by one rule (both in [`stream`]). Frame grouping
 //! ([`slippi::FrameGrouper`]) and snapshot reconstruction
 //! ([`demo::Reconstructor`]) take records from any of the three.
 //!

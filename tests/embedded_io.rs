@@ -63,10 +63,19 @@ fn teehistorian_through_embedded_readers() {
             .map(|r| th_key(&r))
             .collect();
         let want_end = iter.end();
+        // The header's facts: the version the whole parse read, the text
+        // up to the first NUL after the 16-byte magic.
+        let json_len = bytes[16..].iter().position(|&b| b == 0).unwrap();
+        let want_header = (Some(iter.header().version()), json_len);
+        let facts = |h: Option<&teehistorian::TeehistorianHeader>| {
+            let h = h.unwrap();
+            (h.version(), h.json_len())
+        };
 
         let mut buf = [0u8; SMALL];
         let mut reader =
             EmbeddedReader::with_decoder(&bytes[..], &mut buf, teehistorian::Decoder::new());
+        assert_eq!(reader.header(), None, "{name}: before the first record");
         let mut got = Vec::new();
         while let Some(Ok(item)) = reader.next() {
             if let teehistorian::Item::Message(record) = item {
@@ -78,9 +87,20 @@ fn teehistorian_through_embedded_readers() {
             (&want, want_end),
             "{name}: EmbeddedReader"
         );
+        assert_eq!(facts(reader.header()), want_header, "{name}: header()");
+        // With a buffer that holds the header whole, the same facts.
+        let mut big = vec![0u8; json_len + 64];
+        let mut reader =
+            EmbeddedReader::with_decoder(&bytes[..], &mut big, teehistorian::Decoder::new());
+        let first = reader.next();
+        assert!(
+            matches!(first, Some(Ok(teehistorian::Item::Header(_)))),
+            "{name}"
+        );
+        assert_eq!(facts(reader.header()), want_header, "{name}: whole header");
 
         let mut buf = [0u8; SMALL];
-        let (got, end) = block_on(async {
+        let (got, end, header) = block_on(async {
             let mut reader =
                 AsyncReader::with_decoder(&bytes[..], &mut buf, teehistorian::Decoder::new());
             let mut got = Vec::new();
@@ -89,9 +109,13 @@ fn teehistorian_through_embedded_readers() {
                     got.push(th_key(&record));
                 }
             }
-            (got, reader.end())
+            (got, reader.end(), facts(reader.header()))
         });
-        assert_eq!((&got, end), (&want, want_end), "{name}: AsyncReader");
+        assert_eq!(
+            (&got, end, header),
+            (&want, want_end, want_header),
+            "{name}: AsyncReader"
+        );
         compared += 1;
     }
     assert!(compared > 0, "no corpus recording decoded");
@@ -111,9 +135,14 @@ fn slippi_through_embedded_readers() {
             .map(|e| format!("{e:?}"))
             .collect();
         let want_end = iter.end();
+        // The raw length as the file's bytes 11..15 declare it, after the
+        // 11-byte signature.
+        let raw_len = (bytes.len() >= 15 && bytes.starts_with(b"{U\x03raw[$U#l"))
+            .then(|| u32::from_be_bytes(bytes[11..15].try_into().unwrap()));
 
         let mut buf = [0u8; SMALL];
         let mut reader = EmbeddedReader::with_decoder(&bytes[..], &mut buf, slippi::Decoder::new());
+        assert_eq!(reader.header(), None, "{name}: before the first record");
         let mut got = Vec::new();
         while let Some(Ok(item)) = reader.next() {
             if let slippi::Item::Event(event) = item {
@@ -122,13 +151,18 @@ fn slippi_through_embedded_readers() {
         }
         assert_eq!(got.len(), want.len(), "{name}: EmbeddedReader event count");
         assert_eq!(
+            reader.header().map(slippi::SlippiHeader::raw_len),
+            raw_len,
+            "{name}: header()"
+        );
+        assert_eq!(
             (&got, reader.end()),
             (&want, want_end),
             "{name}: EmbeddedReader"
         );
 
         let mut buf = [0u8; SMALL];
-        let (got, end) = block_on(async {
+        let (got, end, header) = block_on(async {
             let mut reader =
                 AsyncReader::with_decoder(&bytes[..], &mut buf, slippi::Decoder::new());
             let mut got = Vec::new();
@@ -137,9 +171,13 @@ fn slippi_through_embedded_readers() {
                     got.push(format!("{event:?}"));
                 }
             }
-            (got, reader.end())
+            (got, reader.end(), reader.header().map(|h| h.raw_len()))
         });
-        assert_eq!((&got, end), (&want, want_end), "{name}: AsyncReader");
+        assert_eq!(
+            (&got, end, header),
+            (&want, want_end, raw_len),
+            "{name}: AsyncReader"
+        );
     }
 }
 

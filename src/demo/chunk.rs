@@ -244,6 +244,10 @@ impl Decoder {
 impl stream::Decoder for Decoder {
     type Record<'a> = Chunk<'a>;
 
+    /// The chunk stream alone has no header: the file's is a
+    /// [`DemoHeader`](super::DemoHeader), read before it.
+    type Header = ();
+
     const MAX_RECORD: usize = MAX_CHUNK;
 
     fn decode<'a>(&mut self, input: &'a [u8]) -> Result<Decoded<Chunk<'a>>> {
@@ -284,6 +288,10 @@ impl stream::Decoder for Decoder {
 
     fn offset(&self) -> usize {
         self.offset
+    }
+
+    fn header(&self) -> Option<&()> {
+        None
     }
 
     fn end(&self, unconsumed: usize) -> End {

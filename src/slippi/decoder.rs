@@ -26,6 +26,36 @@ pub enum Item<'a> {
     Metadata(&'a [u8]),
 }
 
+/// The facts of a `.slp` file's 15-byte header that the [`Decoder`] keeps
+/// once it has decoded it ([`stream::Decoder::header`], and `header()` on
+/// every reader): the declared length of the raw events. The header
+/// itself comes as the first record, [`Item::Header`].
+///
+/// ```
+/// use gamefmt::slippi::{Reader, SAMPLE};
+///
+/// let mut reader = Reader::new(SAMPLE);
+/// assert_eq!(reader.header(), None); // nothing decoded yet
+/// reader.next().transpose()?; // the header, the first record
+/// let raw_len = reader.header().map(|h| h.raw_len());
+/// assert!(raw_len.is_some_and(|n| n > 0));
+/// # Ok::<(), gamefmt::stream::ReadError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct SlippiHeader {
+    raw_len: u32,
+}
+
+impl SlippiHeader {
+    /// The raw array's declared length: the bytes of the raw events (0 =
+    /// the file was written live and the length never patched).
+    #[must_use]
+    pub const fn raw_len(&self) -> u32 {
+        self.raw_len
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum State {
     Header,
@@ -84,7 +114,8 @@ enum Step {
 pub struct Decoder {
     state: State,
     sizes: PayloadSizes,
-    raw_len: u32,
+    /// The header's facts (the raw length 0 before the header).
+    header: SlippiHeader,
     /// Where raw ends, counted like `offset` (`usize::MAX` when `raw_len`
     /// is 0).
     raw_end: usize,
@@ -118,7 +149,7 @@ impl Decoder {
         Self {
             state: State::Header,
             sizes: PayloadSizes::new(),
-            raw_len: 0,
+            header: SlippiHeader { raw_len: 0 },
             raw_end: usize::MAX,
             offset: 0,
             game_end: false,
@@ -200,7 +231,15 @@ impl Decoder {
     /// `Some(0)` for a file whose length was never patched.
     #[must_use]
     pub fn raw_len(&self) -> Option<u32> {
-        (self.state != State::Header).then_some(self.raw_len)
+        (self.state != State::Header).then_some(self.header.raw_len)
+    }
+
+    /// The file header's facts, once the header was decoded (the first
+    /// record, [`Item::Header`]); `None` before, and always for
+    /// [`Decoder::events_only`].
+    #[must_use]
+    pub fn header(&self) -> Option<&SlippiHeader> {
+        (self.state != State::Header && !self.events_only).then_some(&self.header)
     }
 
     /// The payload size table (empty before the Event Payloads event).
@@ -334,14 +373,14 @@ impl Decoder {
                     };
                     let mut be = [0u8; 4];
                     be.copy_from_slice(len);
-                    self.raw_len = u32::from_be_bytes(be);
-                    self.raw_end = match usize::try_from(self.raw_len) {
+                    self.header.raw_len = u32::from_be_bytes(be);
+                    self.raw_end = match usize::try_from(self.header.raw_len) {
                         Ok(len) if len != 0 => len.saturating_add(HEADER_LEN),
                         _ => usize::MAX,
                     };
                     self.offset = self.offset.saturating_add(HEADER_LEN);
                     self.state = State::Payloads;
-                    return Ok((Step::Header(self.raw_len), HEADER_LEN));
+                    return Ok((Step::Header(self.header.raw_len), HEADER_LEN));
                 }
                 State::Payloads => {
                     let Some(&code) = input.first() else {
@@ -379,7 +418,10 @@ impl Decoder {
                         return Ok((Step::NeedMore(Some(1)), 0));
                     };
                     let size = self.sizes.get(code);
-                    if self.raw_len == 0 && !self.events_only && (self.game_end || size.is_none()) {
+                    if self.header.raw_len == 0
+                        && !self.events_only
+                        && (self.game_end || size.is_none())
+                    {
                         match raw_end_follows(input) {
                             Some(true) => {
                                 self.state = State::AfterRaw;
@@ -488,7 +530,10 @@ impl Decoder {
                         return Some(Some(1));
                     };
                     let size = self.sizes.get(code);
-                    if self.raw_len == 0 && !self.events_only && (self.game_end || size.is_none()) {
+                    if self.header.raw_len == 0
+                        && !self.events_only
+                        && (self.game_end || size.is_none())
+                    {
                         match raw_end_follows(input) {
                             Some(true) => {
                                 state = State::AfterRaw;
@@ -563,6 +608,8 @@ fn raw_end_follows(input: &[u8]) -> Option<bool> {
 impl stream::Decoder for Decoder {
     type Record<'a> = Item<'a>;
 
+    type Header = SlippiHeader;
+
     /// An event is at most 1 + 65 535 bytes; the metadata of real files is
     /// a few hundred bytes, and this leaves it room.
     const MAX_RECORD: usize = MAX_RECORD;
@@ -584,6 +631,12 @@ impl stream::Decoder for Decoder {
 
     fn offset(&self) -> usize {
         self.offset
+    }
+
+    /// Once the file's header was decoded; never for
+    /// [`Decoder::events_only`] (a feed without the file's header).
+    fn header(&self) -> Option<&SlippiHeader> {
+        Self::header(self)
     }
 
     fn end(&self, unconsumed: usize) -> End {

@@ -94,7 +94,7 @@ mod winners;
 mod writer;
 
 pub use characters::{SHEIK_FIX_VERSION, StartingCharacters, zelda_sheik_external};
-pub use decoder::{Decoder, Item, MAX_RECORD};
+pub use decoder::{Decoder, Item, MAX_RECORD, SlippiHeader};
 pub use events::{Event, UnknownEvent};
 pub use field::trim_nul;
 #[cfg(feature = "alloc")]

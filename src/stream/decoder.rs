@@ -50,11 +50,20 @@ pub enum Decoded<T> {
 ///   format can deliver of an oversized record (the teehistorian header);
 ///   otherwise the record does not fit the buffer.
 /// - [`Decoder::end`] tells how the stream ended when the input ends.
+/// - The stream's header is its first record, and once it is decoded,
+///   [`Decoder::header`] keeps its facts (see
+///   [the header-first rule](super#the-header-first-rule)).
 ///
 /// The slice iterators and [`Reader`](super::Reader) are loops over it.
 pub trait Decoder {
     /// One record, borrowing from the input.
     type Record<'a>;
+
+    /// The facts of the stream's header that the decoder keeps once it
+    /// has decoded it: owned, of a fixed size, no allocation (a format's
+    /// `<Format>Header`, e.g. [`DemoHeader`](crate::demo::DemoHeader)); `()`
+    /// for a stream without a header.
+    type Header;
 
     /// The largest record, in bytes, that this format produces in one
     /// piece in practice; [`Reader::new`](super::Reader) grows its buffer up
@@ -97,6 +106,10 @@ pub trait Decoder {
     /// Bytes consumed since the start of the stream: the offset of the next
     /// input byte.
     fn offset(&self) -> usize;
+
+    /// The header's facts, once the header (the first record) has been
+    /// decoded; `None` before, and always for a stream without a header.
+    fn header(&self) -> Option<&Self::Header>;
 
     /// How the stream ended if the input ends now, with `unconsumed` bytes
     /// fed but not consumed.

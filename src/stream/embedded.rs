@@ -95,6 +95,14 @@ impl<'b, R: embedded_io::Read, D: Decoder> EmbeddedReader<'b, R, D> {
         self.core.decoder()
     }
 
+    /// The facts of the stream's header, once it came as the first record;
+    /// `None` before (see [the header-first
+    /// rule](crate::stream#the-header-first-rule)).
+    #[must_use]
+    pub fn header(&self) -> Option<&D::Header> {
+        self.core.decoder().header()
+    }
+
     /// The offset in the source of the next byte to decode.
     #[must_use]
     pub fn offset(&self) -> usize {
@@ -176,6 +184,14 @@ impl<'b, R: embedded_io_async::Read, D: Decoder> AsyncReader<'b, R, D> {
     #[must_use]
     pub const fn decoder(&self) -> &D {
         self.core.decoder()
+    }
+
+    /// The facts of the stream's header, once it came as the first record;
+    /// `None` before (see [the header-first
+    /// rule](crate::stream#the-header-first-rule)).
+    #[must_use]
+    pub fn header(&self) -> Option<&D::Header> {
+        self.core.decoder().header()
     }
 
     /// The offset in the source of the next byte to decode.

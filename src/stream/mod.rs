@@ -11,7 +11,9 @@
 //!    answers one record and the bytes it consumed, or
 //!    [`Decoded::NeedMore`] (a status, never an error), or
 //!    [`Decoded::Done`];
-//! 3. [`Reader`] (feature `std`): the one refill loop over any `io::Read`.
+//! 3. [`Reader`] (feature `std`): the one refill loop over any `io::Read`;
+//!    [`EmbeddedReader`] and [`AsyncReader`] (features `embedded-io`,
+//!    `embedded-io-async`) the same over a caller's buffer.
 //!
 //! Stages above records take records from any of the three: Slippi frame
 //! grouping (`slippi::FrameGrouper`) and demo snapshot reconstruction
@@ -37,6 +39,47 @@
 //!   [`End::Damaged`]`(e)`.
 //!
 //! So a caller that needs a whole stream checks `end()` after the loop.
+//!
+//! # The header-first rule
+//!
+//! A stream's header is its first record: [`crate::slippi::Item::Header`],
+//! [`crate::teehistorian::Item::Header`] (or, when the JSON text is longer than
+//! a fixed buffer, its [`crate::teehistorian::Item::HeaderPiece`]s). Once the
+//! decoder has decoded it, it keeps the header's facts, owned and of a
+//! fixed size ([`Decoder::Header`]), and [`Decoder::header`] answers them;
+//! so does `header()` on [`Reader`], [`EmbeddedReader`] and
+//! [`AsyncReader`], `None` before the first record. What does not fit a
+//! fixed size (the teehistorian JSON text, long and borrowed) is in the
+//! first record only. (Demos: [`crate::demo::Reader`] and [`crate::demo::EmbeddedReader`]
+//! still read the [`crate::demo::DemoHeader`] before the chunk decoder and skip
+//! the map; their `header()` answers it.)
+//!
+//! # The naming rule
+//!
+//! In each stream format's module:
+//!
+//! - `Decoder`: the push decoder of the format's stream ([`Decoder`]);
+//! - `Item<'a>`: its record, the header first, then the format's records;
+//! - `Reader<R>`: an alias of [`Reader`] with that decoder, with `new` and
+//!   `with_capacity`; the embedded readers are [`EmbeddedReader`] and
+//!   [`AsyncReader`] with the decoder (`with_decoder`);
+//! - `<Format>Header`: the owned, fixed-size header facts the decoder keeps
+//!   ([`Decoder::Header`]: [`crate::slippi::SlippiHeader`],
+//!   [`crate::teehistorian::TeehistorianHeader`], [`crate::demo::DemoHeader`]); a header
+//!   borrowed from the input is `Header<'a>` ([`crate::teehistorian::Header`]);
+//! - `<Format>View`: a whole file in memory, borrowed; `<Format><Records>Iter`:
+//!   its slice iterator ([`crate::teehistorian::TeehistorianIter`],
+//!   [`crate::slippi::SlippiEventIter`], [`crate::demo::DemoChunkIter`]).
+//!
+//! ```
+//! use gamefmt::slippi::{Item, Reader, SAMPLE};
+//!
+//! let mut reader = Reader::new(SAMPLE); // any io::Read
+//! assert_eq!(reader.header(), None);
+//! let Some(Ok(Item::Header { raw_len })) = reader.next() else { panic!("the header first") };
+//! assert_eq!(reader.header().map(|h| h.raw_len()), Some(raw_len));
+//! # Ok::<(), gamefmt::stream::ReadError>(())
+//! ```
 //!
 //! ```
 //! use gamefmt::stream::End;

@@ -124,6 +124,14 @@ impl<R: io::Read, D: Decoder> Reader<R, D> {
         self.core.decoder()
     }
 
+    /// The facts of the stream's header, once it came as the first record;
+    /// `None` before (see [the header-first
+    /// rule](crate::stream#the-header-first-rule)).
+    #[must_use]
+    pub fn header(&self) -> Option<&D::Header> {
+        self.core.decoder().header()
+    }
+
     /// The offset in the source of the next byte to decode.
     #[must_use]
     pub fn offset(&self) -> usize {

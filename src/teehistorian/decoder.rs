@@ -1,7 +1,7 @@
 //! The one teehistorian decoding state machine: a push decoder over
 //! caller-owned bytes, with tick tracking.
 
-use super::header::Header;
+use super::header::{Header, TeehistorianHeader};
 use super::message::{Message, int, read_body};
 use super::uuids;
 use crate::bytes::Cursor;
@@ -164,6 +164,10 @@ pub struct Decoder {
     state: State,
     offset: usize,
     ticks: TickState,
+    /// The header's facts (in the making while its pieces come).
+    header: TeehistorianHeader,
+    /// The whole header has been decoded.
+    header_read: bool,
 }
 
 impl Default for Decoder {
@@ -180,6 +184,8 @@ impl Decoder {
             state: State::Header,
             offset: 0,
             ticks: TickState::START,
+            header: TeehistorianHeader::EMPTY,
+            header_read: false,
         }
     }
 
@@ -193,6 +199,18 @@ impl Decoder {
     #[must_use]
     pub const fn tick(&self) -> i32 {
         self.ticks.tick()
+    }
+
+    /// The header's facts, once the whole header has been decoded (the
+    /// first record, [`Item::Header`], or the last of its
+    /// [`Item::HeaderPiece`]s); `None` before.
+    #[must_use]
+    pub const fn header(&self) -> Option<&TeehistorianHeader> {
+        if self.header_read {
+            Some(&self.header)
+        } else {
+            None
+        }
     }
 
     /// Whether FINISH has been decoded.
@@ -253,8 +271,13 @@ impl Decoder {
             State::Failed(e) => return Err(e),
             State::Messages | State::Finished => return Ok(None),
         };
+        let first = self.state == State::Header;
         self.state = State::HeaderPieces;
-        Ok(self.header_piece(input, skip))
+        let piece = self.header_piece(input, skip);
+        if let (true, Some((Item::HeaderPiece { json, .. }, _))) = (first, piece) {
+            self.header.scan_version(json);
+        }
+        Ok(piece)
     }
 
     /// The next piece of a header delivered in pieces, after `skip` bytes
@@ -267,8 +290,10 @@ impl Decoder {
         };
         let consumed = consumed.saturating_add(skip);
         self.offset = self.offset.saturating_add(consumed);
+        self.header.add_piece(json);
         if last {
             self.state = State::Messages;
+            self.header_read = true;
         }
         Some((Item::HeaderPiece { json, last }, consumed))
     }
@@ -403,6 +428,8 @@ impl Decoder {
         let consumed = len.saturating_add(MAGIC_LEN + 1);
         self.offset = self.offset.saturating_add(consumed);
         self.state = State::Messages;
+        self.header = TeehistorianHeader::whole(&header, len);
+        self.header_read = true;
         Ok(Some((header, consumed)))
     }
 
@@ -488,6 +515,10 @@ pub const MAX_RECORD: usize = 1 << 17;
 impl stream::Decoder for Decoder {
     type Record<'a> = Item<'a>;
 
+    /// The version and the JSON text's length; the text itself is the
+    /// first record.
+    type Header = TeehistorianHeader;
+
     const MAX_RECORD: usize = MAX_RECORD;
 
     fn decode<'a>(&mut self, input: &'a [u8]) -> Result<Decoded<Item<'a>>> {
@@ -533,6 +564,10 @@ impl stream::Decoder for Decoder {
 
     fn offset(&self) -> usize {
         self.offset
+    }
+
+    fn header(&self) -> Option<&TeehistorianHeader> {
+        Self::header(self)
     }
 
     fn end(&self, unconsumed: usize) -> End {

@@ -426,6 +426,90 @@ impl<'a> Header<'a> {
     }
 }
 
+/// The facts of a teehistorian header that the [`Decoder`](super::Decoder)
+/// keeps once it has decoded the header ([`stream::Decoder::header`],
+/// and `header()` on every reader): owned and of a fixed size, where the
+/// header itself, a JSON text often longer than a small reader's buffer,
+/// is borrowed. The whole text comes as the stream's first record:
+/// [`Item::Header`](super::Item::Header) (a [`Header`], every field
+/// there), or [`Item::HeaderPiece`](super::Item::HeaderPiece)s when it is
+/// longer than the buffer.
+///
+/// [`stream::Decoder::header`]: crate::stream::Decoder::header
+///
+/// ```
+/// use gamefmt::teehistorian::{Item, Reader, SAMPLE};
+///
+/// let mut reader = Reader::new(SAMPLE);
+/// let Some(Ok(Item::Header(header))) = reader.next() else { panic!() };
+/// let json_len = header.json().len();
+/// let facts = reader.header().copied();
+/// assert_eq!(facts.and_then(|h| h.version()), Some(2));
+/// assert_eq!(facts.map(|h| h.json_len()), Some(json_len));
+/// # Ok::<(), gamefmt::stream::ReadError>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct TeehistorianHeader {
+    /// The version, 1 or 2; 0 when not known.
+    version: u32,
+    json_len: usize,
+}
+
+impl TeehistorianHeader {
+    /// The facts of a header read whole.
+    pub(crate) const fn whole(header: &Header<'_>, json_len: usize) -> Self {
+        Self {
+            version: header.version,
+            json_len,
+        }
+    }
+
+    /// Nothing read yet (the facts of a header delivered in pieces, before
+    /// its first piece).
+    pub(crate) const EMPTY: Self = Self {
+        version: 0,
+        json_len: 0,
+    };
+
+    /// Counts the next piece of a header delivered in pieces.
+    pub(crate) const fn add_piece(&mut self, json: &[u8]) {
+        self.json_len = self.json_len.saturating_add(json.len());
+    }
+
+    /// Sets the version that the first piece of a header delivered in
+    /// pieces shows in DDNet's plain form (the scan of a whole header's
+    /// `version`, over the piece), if 1 or 2.
+    pub(crate) fn scan_version(&mut self, first_piece: &[u8]) {
+        let version = plain_prefix(first_piece, Stop::AtVersion)
+            .and_then(|scan| first_piece.get(scan.version?))
+            .and_then(decimal)
+            .filter(|v| (1..=2).contains(v));
+        self.version = version.unwrap_or(0);
+    }
+
+    /// The format version, 1 or 2 (only version 2 has EX messages).
+    /// `None` only for a header that came in pieces (the pieces are not
+    /// checked) whose first piece does not show its `version` in DDNet's
+    /// plain form (DDNet's headers show it in their first 100 bytes):
+    /// join the pieces and call [`Header::parse_in_file`] to read it.
+    #[must_use]
+    pub const fn version(&self) -> Option<u32> {
+        if self.version == 0 {
+            None
+        } else {
+            Some(self.version)
+        }
+    }
+
+    /// The length of the JSON text in bytes (between the magic UUID and
+    /// the NUL; the header takes 17 bytes more in the file).
+    #[must_use]
+    pub const fn json_len(&self) -> usize {
+        self.json_len
+    }
+}
+
 /// The unsigned decimal number `text`, as `str::parse::<u32>` reads it (an
 /// optional `+`, then digits), without making it a `str` first.
 fn decimal(text: &[u8]) -> Option<u32> {

@@ -65,7 +65,7 @@ mod writer;
 
 pub use command::{CFGFLAG_CHAT, CFGFLAG_SERVER, Command, CommandSource};
 pub use decoder::{Decoder, Item, MAX_RECORD, Record};
-pub use header::{Header, JsonStr};
+pub use header::{Header, JsonStr, TeehistorianHeader};
 pub use iter::TeehistorianIter;
 pub use message::{
     Args, Ex, ExMessage, ID_CONSOLE_COMMAND, ID_DROP, ID_EX, ID_FINISH, ID_INPUT_DIFF,

@@ -484,6 +484,9 @@ impl ConsoleDecoder {
 impl stream::Decoder for ConsoleDecoder {
     type Record<'a> = ConsoleMessage<'a>;
 
+    /// A console stream has no header (its handshake is a message).
+    type Header = ();
+
     /// A message and its length.
     const MAX_RECORD: usize = MAX_MESSAGE + 4;
 
@@ -512,6 +515,10 @@ impl stream::Decoder for ConsoleDecoder {
 
     fn offset(&self) -> usize {
         self.offset
+    }
+
+    fn header(&self) -> Option<&()> {
+        None
     }
 
     /// [`End::Damaged`] after an error, [`End::Eof`] between messages,
