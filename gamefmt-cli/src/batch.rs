@@ -58,7 +58,12 @@ pub fn run_all(command: &Command, inputs: &Inputs, strict: bool) -> ExitCode {
     // (counted) unless `--all` asks for them.
     let skip: Vec<bool> = found.iter().map(|f| f.walked && !inputs.all).collect();
     let files: Vec<PathBuf> = found.into_iter().map(|f| f.path).collect();
-    let several = files.len() > 1 || inputs.files.iter().any(|p| p.is_dir());
+    // A folder or an archive labels its files even when it holds one.
+    let several = files.len() > 1
+        || inputs
+            .files
+            .iter()
+            .any(|p| p.is_dir() || input::zip::is_zip(p));
     let total = files
         .iter()
         .filter(|p| p.as_os_str() != STDIN)

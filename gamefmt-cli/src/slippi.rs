@@ -42,7 +42,9 @@ struct Facts {
     /// The Post-Frame Updates before it.
     final_posts: FinalPosts,
     end_method: Option<u8>,
-    lras_initiator: Option<i8>,
+    /// The LRAS initiator as the core's `Serialize` gives it (`dump`'s
+    /// `game_end`): a 1-based port, null for none.
+    lras_initiator: Value,
     placements: Option<[i8; 4]>,
     /// Events per command byte.
     event_counts: [u64; 256],
@@ -93,7 +95,7 @@ fn facts(
         game_end: None,
         final_posts: FinalPosts::default(),
         end_method: None,
-        lras_initiator: None,
+        lras_initiator: Value::Null,
         placements: None,
         event_counts: [0; 256],
         gecko_codes: None,
@@ -148,7 +150,10 @@ fn facts(
             Event::GameEnd(e) => {
                 f.game_end = Some(e.bytes().to_vec());
                 f.end_method = e.method();
-                f.lras_initiator = e.lras_initiator();
+                f.lras_initiator = serde_json::to_value(event)
+                    .ok()
+                    .and_then(|mut v| v.get_mut("lras_initiator").map(Value::take))
+                    .unwrap_or(Value::Null);
                 f.placements = e.placements();
             }
             Event::MessageSplitter(s) if splits.push(&s)? => {

@@ -675,7 +675,8 @@ static void inspect_slippi(const uint8_t *data, size_t len) {
       printf(",\"last_frame\":");
       if (frames.have) printf("%d", frames.last); else printf("null");
       printf(",\"lras_initiator\":");
-      if (e.has_lras_initiator) printf("%d", e.lras_initiator); else printf("null");
+      /* The 1-based port (null for none, index -1), as gamefmt inspect --json. */
+      if (e.has_lras_initiator && e.lras_initiator >= 0) printf("%d", e.lras_initiator + 1); else printf("null");
       {
         GamefmtSlpMetadata m;
         int have_meta = meta != NULL && gamefmt_slp_metadata(meta, meta_len, &m, &err) == GAMEFMT_STATUS_OK;

@@ -99,3 +99,39 @@ fn zip_members_and_slpz_read_as_files() {
     std::fs::remove_dir_all(&tmp).unwrap();
     println!("zip: {} members read as their files", names.len());
 }
+
+/// An archive holding one game file labels it as a folder holding one
+/// does (`file` in `inspect --json`): on a corpus of files never seen, with
+/// no `v3.1*` replay to zip beside it, the archive's one member came out
+/// without its `file`.
+#[test]
+fn a_zip_of_one_game_file_labels_it_as_a_folder_does() {
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/sample.slpz");
+    let tmp = std::env::temp_dir().join(format!("gamefmt-zip-one-{}", std::process::id()));
+    let folder = tmp.join("folder");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::copy(&sample, folder.join("sample.slpz")).unwrap();
+    let archive = tmp.join("one.zip");
+    let mut zip = zip::ZipWriter::new(std::fs::File::create(&archive).unwrap());
+    let options = zip::write::SimpleFileOptions::default();
+    zip.start_file("sample.slpz", options).unwrap();
+    zip.write_all(&std::fs::read(&sample).unwrap()).unwrap();
+    zip.start_file(".hidden", options).unwrap();
+    zip.write_all(b"not a replay").unwrap();
+    zip.finish().unwrap();
+    let (ok, from_folder) = gamefmt(&["inspect", "--json"], &[&folder]);
+    assert!(ok);
+    let (ok, from_zip) = gamefmt(&["inspect", "--json"], &[&archive]);
+    assert!(ok);
+    std::fs::remove_dir_all(&tmp).unwrap();
+    assert_eq!(from_folder.len(), 1);
+    assert_eq!(
+        from_folder[0]["file"],
+        folder.join("sample.slpz").to_str().unwrap()
+    );
+    assert_eq!(from_zip.len(), 1);
+    assert_eq!(
+        from_zip[0]["file"],
+        archive.join("sample.slpz").to_str().unwrap()
+    );
+}

@@ -67,6 +67,66 @@ fn cli_applies_the_pre_1_6_sheik_fix() {
     assert_eq!(j["end_method"], 3);
 }
 
+/// One meaning per name: `inspect --json`'s `lras_initiator` is the
+/// 1-based port `dump`'s `game_end` gives (null for none), not the file's
+/// 0-based player index (on 47 replays the project had never seen it named
+/// a port one too low on 19 and said -1 for none on 17).
+#[test]
+fn cli_inspect_lras_initiator_is_dumps_port() {
+    use crate::slippi_build::sizes_3_18;
+    let start = payload(
+        760,
+        &[
+            (0x1, &[3, 18, 0, 0]),
+            (0x65, &[2, 0, 4, 0]),
+            (0x65 + 0x24, &[20, 1, 4, 0]),
+            (0x65 + 0x24 * 2, &[0, 3]),
+            (0x65 + 0x24 * 3, &[0, 3]),
+            (0x65 + 0x24 * 4, &[0, 3]),
+            (0x65 + 0x24 * 5, &[0, 3]),
+        ],
+    );
+    // Player index 1 (port 2) LRAS'd; then none (-1).
+    for (lras, port) in [(1u8, serde_json::json!(2)), (0xFF, serde_json::Value::Null)] {
+        let mut w = SlippiWriter::new(&sizes_3_18()).unwrap();
+        w.event(0x36, &start).unwrap();
+        w.event(
+            0x39,
+            &payload(6, &[(1, &[7, lras, 0xFF, 0xFF, 0xFF, 0xFF])]),
+        )
+        .unwrap();
+        let bytes = w.finish(None).unwrap();
+        let path =
+            std::env::temp_dir().join(format!("gamefmt-lras-{lras}-{}.slp", std::process::id()));
+        std::fs::write(&path, &bytes).unwrap();
+        let run = |args: &[&str]| {
+            let out = std::process::Command::new(env!("CARGO_BIN_EXE_gamefmt"))
+                .args(args)
+                .arg(&path)
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            String::from_utf8(out.stdout).unwrap()
+        };
+        let inspect: serde_json::Value =
+            serde_json::from_str(&run(&["inspect", "--json"])).unwrap();
+        let dump = run(&["dump"]);
+        std::fs::remove_file(&path).unwrap();
+        let game_end: serde_json::Value = dump
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .find(|v| v["kind"] == "game_end")
+            .unwrap();
+        assert_eq!(game_end["lras_initiator"], port);
+        assert_eq!(inspect["lras_initiator"], port, "inspect as dump");
+        assert_eq!(inspect["end_method"], 7);
+    }
+}
+
 /// Damage after Game Start: `inspect` keeps the facts decoded before it
 /// (ending "damaged", a warning on stderr); `validate` fails.
 #[test]
@@ -131,6 +191,14 @@ fn cli_json_matches_expected() {
         );
         let j: Value = serde_json::from_slice(&out.stdout).unwrap();
         let int = |k: &str| j[k].as_i64();
+        // expected.tsv has slippi-js's 0-based index (-1 none); inspect
+        // the 1-based port (null for none), as dump's game_end.
+        let facts = expected_facts(row);
+        assert_eq!(
+            int("lras_initiator"),
+            facts.lras_initiator.filter(|&i| i >= 0).map(|i| i + 1),
+            "{name}: lras_initiator"
+        );
         let got = Facts {
             spec_version: j["version"].as_str().unwrap().to_owned(),
             raw_len: int("raw_len").unwrap(),
@@ -150,7 +218,7 @@ fn cli_json_matches_expected() {
             last_frame: int("last_frame"),
             unique_frames: int("unique_frames").unwrap(),
             end_method: int("end_method"),
-            lras_initiator: int("lras_initiator"),
+            lras_initiator: facts.lras_initiator,
             placements: j["placements"].as_array().map(|a| {
                 let v: Vec<i8> = a.iter().map(|x| x.as_i64().unwrap() as i8).collect();
                 [v[0], v[1], v[2], v[3]]
@@ -179,7 +247,7 @@ fn cli_json_matches_expected() {
             !row["end_method"].is_empty(),
             "{name}: complete iff a Game End"
         );
-        assert_eq!(got, expected_facts(row), "{name}");
+        assert_eq!(got, facts, "{name}");
         matched += 1;
     }
     assert_eq!(matched, exp.len() - 2);
