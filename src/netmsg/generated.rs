@@ -5046,7 +5046,7 @@ pub const KINDS: [Kind; 170] = [
 
 /// The serialized names of `VoteDescriptions` (`Sv_VoteOptionListAdd`'s `m_pDescription0` to `m_pDescription14`).
 #[cfg(feature = "serde")]
-pub(crate) const VOTE_DESCRIPTION_KEYS: [&str; 15] = [
+pub(crate) const VOTE_DESCRIPTION_KEYS: [&str; super::info::VOTE_OPTIONS] = [
     "description0",
     "description1",
     "description2",
@@ -5063,3 +5063,18 @@ pub(crate) const VOTE_DESCRIPTION_KEYS: [&str; 15] = [
     "description13",
     "description14",
 ];
+
+#[cfg(feature = "serde")]
+impl VoteDescriptions<'_> {
+    /// Writes each element into the message's map under its name in
+    /// `VOTE_DESCRIPTION_KEYS`.
+    pub(crate) fn serialize_fields<M: serde::ser::SerializeStruct>(
+        &self,
+        m: &mut M,
+    ) -> core::result::Result<(), M::Error> {
+        for (key, value) in VOTE_DESCRIPTION_KEYS.iter().zip(self.iter()) {
+            m.serialize_field(key, &value)?;
+        }
+        Ok(())
+    }
+}

@@ -7,8 +7,6 @@
 use crate::error::Result;
 
 use super::fields::Fields;
-#[cfg(feature = "serde")]
-use super::generated::VOTE_DESCRIPTION_KEYS;
 use super::lists::NetStrs;
 use super::string::NetStr;
 
@@ -20,28 +18,10 @@ pub const VOTE_OPTIONS: usize = 15;
 
 /// The fifteen option descriptions of a 0.6 `Sv_VoteOptionListAdd`
 /// (`m_pDescription0` to `m_pDescription14`; the first `num_options` are
-/// options, the rest empty), read on request.
+/// options, the rest empty), read on request. Serialized as
+/// `description0` to `description14`, the names the generated tables take
+/// from datasrc.
 pub type VoteDescriptions<'a> = NetStrs<'a, VOTE_OPTIONS>;
-
-// One generated name for each description.
-#[cfg(feature = "serde")]
-const _: () = assert!(VOTE_DESCRIPTION_KEYS.len() == VOTE_OPTIONS);
-
-impl VoteDescriptions<'_> {
-    /// Writes the descriptions into the message's map as datasrc names
-    /// them, `description0` to `description14` (the generated table's
-    /// names).
-    #[cfg(feature = "serde")]
-    pub(crate) fn serialize_fields<M: serde::ser::SerializeStruct>(
-        &self,
-        m: &mut M,
-    ) -> core::result::Result<(), M::Error> {
-        for (key, d) in VOTE_DESCRIPTION_KEYS.iter().zip(self.iter()) {
-            m.serialize_field(key, &d)?;
-        }
-        Ok(())
-    }
-}
 
 /// A client's start info or change of info (0.6 `Cl_StartInfo`,
 /// `Cl_ChangeInfo`).

@@ -459,9 +459,9 @@ def group_keys(out, by_proto):
     w = out.append
     done = {}
     for (p, name, first, last, struct, ident) in spec.GROUPS:
-        const = spec.GROUP_KEYS.get(struct)
-        if not const:
+        if struct not in spec.GROUP_KEYS:
             continue
+        const, cap = spec.GROUP_KEYS[struct]
         m = next(m for m in by_proto[p] if m.name == name)
         keys = [f.key for f in m.fields[m.group[2]:m.group[3] + 1]]
         if const in done:
@@ -472,7 +472,22 @@ def group_keys(out, by_proto):
         w("")
         w(f"/// The serialized names of `{struct}` (`{name}`'s `{first}` to `{last}`).")
         w('#[cfg(feature = "serde")]')
-        w(f"pub(crate) const {const}: [&str; {len(keys)}] = [{', '.join(f'{k!r}'.replace(chr(39), chr(34)) for k in keys)}];")
+        w(f"pub(crate) const {const}: [&str; super::info::{cap}] = [{', '.join(f'{k!r}'.replace(chr(39), chr(34)) for k in keys)}];")
+        w("")
+        w('#[cfg(feature = "serde")]')
+        w(f"impl {struct}<'_> {{")
+        w("    /// Writes each element into the message's map under its name in")
+        w(f"    /// `{const}`.")
+        w("    pub(crate) fn serialize_fields<M: serde::ser::SerializeStruct>(")
+        w("        &self,")
+        w("        m: &mut M,")
+        w("    ) -> core::result::Result<(), M::Error> {")
+        w(f"        for (key, value) in {const}.iter().zip(self.iter()) {{")
+        w("            m.serialize_field(key, &value)?;")
+        w("        }")
+        w("        Ok(())")
+        w("    }")
+        w("}")
 
 
 def main():

@@ -204,11 +204,13 @@ GROUPS = [
     ("07", "Sv_ClientInfo", "m_pName", "m_aSkinPartColors", "ClientInfo07", "info"),
 ]
 
-# Groups whose serialized field names come from here (a constant in the
-# generated file, by struct), not from a hand-written list: each datasrc
-# field's snake_case name, in order.
+# Groups whose serialized field names come from here, not from a
+# hand-written list: by struct, the constant the generated file declares
+# (each datasrc field's snake_case name, in order, with the struct's
+# `serialize_fields` beside it) and the `info.rs` capacity its length must
+# equal (a compile error otherwise).
 GROUP_KEYS = {
-    "VoteDescriptions": "VOTE_DESCRIPTION_KEYS",
+    "VoteDescriptions": ("VOTE_DESCRIPTION_KEYS", "VOTE_OPTIONS"),
 }
 
 # The doc line of a group's field (by struct; the client's identity
