@@ -374,7 +374,13 @@ fn streamed_winners_match_the_view() {
         assert_eq!(j["winners"], Value::Array(want), "{name}");
         checked += 1;
     }
-    assert!(checked > 50, "{checked} replays");
+    // Not vacuous on any folder: most of its replays decode and are
+    // compared (62 corpus files: 60; 47 replays never seen: 47).
+    assert!(
+        checked * 2 > files.len(),
+        "{checked} of {} replays",
+        files.len()
+    );
 }
 
 /// A folder of game files and the other files replay folders hold (a
