@@ -21,23 +21,10 @@ use std::process::Command;
 use serde_json::Value;
 
 use crate::common;
-
-fn run(args: &[&str], path: &Path) -> Vec<u8> {
-    let out = Command::new(env!("CARGO_BIN_EXE_gamefmt"))
-        .args(args)
-        .arg(path)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
-}
+use crate::run::stdout_of;
 
 fn json_lines(args: &[&str], path: &Path) -> Vec<Value> {
-    String::from_utf8(run(args, path))
+    String::from_utf8(stdout_of(args, path))
         .unwrap()
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
@@ -320,7 +307,7 @@ fn recording_events_match_the_independent_counts() {
             "{file}"
         );
         assert_eq!(events[0]["kind"], "map_change");
-        let text = String::from_utf8(run(&["events"], &path)).unwrap();
+        let text = String::from_utf8(stdout_of(&["events"], &path)).unwrap();
         let finish_lines: Vec<&str> = text.lines().filter(|l| l.contains("\tfinish\t")).collect();
         assert_eq!(finish_lines.len(), finishes);
         for (line, event) in finish_lines

@@ -18,6 +18,7 @@ mod duckdb;
 mod events;
 mod map;
 mod registry;
+mod run;
 mod slippi;
 #[path = "../../../tests/common/slippi_build.rs"]
 mod slippi_build;

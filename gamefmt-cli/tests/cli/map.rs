@@ -108,7 +108,14 @@ fn dump_map_prints_one_line_per_item() {
             }
             Err(e) => {
                 assert!(!ok, "{name}");
-                assert!(stderr.contains(&e.kind.to_string()), "{name}: {stderr}");
+                // Without a datafile's magic the file is no map at all.
+                assert!(
+                    stderr.contains(&e.kind.to_string())
+                        || (!bytes.starts_with(b"DATA")
+                            && !bytes.starts_with(b"ATAD")
+                            && stderr.contains("unrecognised file format")),
+                    "{name}: {stderr}"
+                );
             }
         }
     }

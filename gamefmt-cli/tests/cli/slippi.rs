@@ -9,6 +9,7 @@
 )]
 
 use crate::common;
+use crate::run::stdout_of;
 use crate::slippi_build::{build_sample, payload};
 use crate::slippi_expected::{Facts, expected, expected_facts};
 use gamefmt::slippi::{PayloadSizes, SlippiWriter};
@@ -99,19 +100,7 @@ fn cli_inspect_lras_initiator_is_dumps_port() {
         let path =
             std::env::temp_dir().join(format!("gamefmt-lras-{lras}-{}.slp", std::process::id()));
         std::fs::write(&path, &bytes).unwrap();
-        let run = |args: &[&str]| {
-            let out = std::process::Command::new(env!("CARGO_BIN_EXE_gamefmt"))
-                .args(args)
-                .arg(&path)
-                .output()
-                .unwrap();
-            assert!(
-                out.status.success(),
-                "{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-            String::from_utf8(out.stdout).unwrap()
-        };
+        let run = |args: &[&str]| String::from_utf8(stdout_of(args, &path)).unwrap();
         let inspect: serde_json::Value =
             serde_json::from_str(&run(&["inspect", "--json"])).unwrap();
         let dump = run(&["dump"]);
