@@ -83,11 +83,13 @@ fn uuid_item_types_resolve_on_real_maps() {
     else {
         return;
     };
-    let learn = &maps
-        .iter()
-        .find(|(n, _)| n == "ddnet__data__maps__LearnToPlay.map")
-        .unwrap()
-        .1;
+    let Some(learn) = common::named(
+        "uuid_item_types_resolve",
+        &maps,
+        "ddnet__data__maps__LearnToPlay.map",
+    ) else {
+        return;
+    };
     let view = DatafileView::parse(learn).unwrap();
     let t = view.type_for_uuid(&UUID_AUTOMAPPER_CONFIG).unwrap();
     assert_eq!(t, 0xFFFE, "DDNet hands out extended types from 0xFFFE down");
@@ -116,18 +118,16 @@ fn old_v4_size_quirk_is_accepted() {
     let Some(maps) = common::corpus_files("old_v4_size_quirk", "teeworlds/maps", ".map") else {
         return;
     };
-    let dm7 = &maps
-        .iter()
-        .find(|(n, _)| n == "ddnet__data__maps__dm7.map")
-        .unwrap()
-        .1;
+    let Some(dm7) = common::named("old_v4_size_quirk", &maps, "ddnet__data__maps__dm7.map") else {
+        return;
+    };
     let num_data = i32::from_le_bytes(dm7[24..28].try_into().unwrap());
     let size = i32::from_le_bytes(dm7[8..12].try_into().unwrap());
     // The header's size field really is short by the data size table.
     assert_eq!(size + 16 + 4 * num_data, dm7.len() as i32);
     assert!(DatafileView::parse(dm7).is_ok());
     // ... but not by anything else.
-    let mut broken = dm7.clone();
+    let mut broken = dm7.to_vec();
     broken[8..12].copy_from_slice(&(size + 1).to_le_bytes());
     assert!(DatafileView::parse(&broken).is_err());
 }

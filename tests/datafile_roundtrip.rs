@@ -74,7 +74,9 @@ fn every_corpus_map_round_trips_through_the_writer() {
         }
         checked += 1;
     }
-    assert_eq!(checked, 51);
+    if common::shared_corpus() {
+        assert_eq!(checked, 51);
+    }
 }
 
 fn small_map(version: WriteVersion) -> Vec<u8> {

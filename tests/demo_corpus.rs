@@ -44,7 +44,9 @@ fn embedded_maps_are_datafiles_matching_the_header_sha256() {
         }
     }
     // All six version 6 demos carry the extension (SOURCES.md).
-    assert_eq!(with_sha, 6);
+    if common::shared_corpus() {
+        assert_eq!(with_sha, 6);
+    }
 }
 
 #[test]
@@ -220,10 +222,13 @@ fn cut_demos_end_cleanly_after_the_last_whole_chunk() {
     let Some(demos) = demos("cut_demos_end_cleanly_after_the_last_whole_chunk") else {
         return;
     };
-    let (name, bytes) = demos
+    let Some((name, bytes)) = demos
         .iter()
         .find(|(n, _)| n.contains("tinycave_other_player_disconnect"))
-        .unwrap();
+    else {
+        eprintln!("SKIPPED cut_demos: no tinycave_other_player_disconnect demo in this corpus");
+        return;
+    };
     let full = DemoView::parse(bytes).unwrap();
     let start = full.chunks_offset();
     let total = full.chunks().count();
@@ -316,7 +321,10 @@ fn ddnet_extended_types_resolve_to_known_uuids() {
             // Every DDNet server sends these two on every snapshot.
             assert!(seen.contains(&UUID_DDNET_CHARACTER), "{name}");
             assert!(seen.contains(&UUID_GAME_INFO_EX), "{name}");
-        } else {
+        } else if common::shared_corpus() {
+            // The corpus's 0.7 demos come from Teeworlds 0.7 servers; a
+            // DDNet server sends its extended objects to 0.7 clients too
+            // (a 0.7.5 client's demo never seen before has them).
             assert!(seen.is_empty(), "{name}: 0.7 has no DDNet objects");
         }
     }

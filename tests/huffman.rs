@@ -227,7 +227,9 @@ fn table_decoder_matches_bit_by_bit_reference() {
             payloads += 1;
         }
     }
-    assert!(payloads > 90_000, "{payloads}");
+    if common::shared_corpus() {
+        assert!(payloads > 90_000, "{payloads}");
+    }
     let mut x = 0x1234_5678u32;
     for round in 0..2000 {
         let len = (round * 13) % 700;

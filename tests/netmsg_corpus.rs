@@ -119,7 +119,9 @@ fn message_kinds_per_file_equal_libtw2() {
         "net messages: {total} in {} files, all typed, kinds per file compared with libtw2",
         known.intersection(&files).count()
     );
-    assert!(total > 0, "no corpus file is in netmsg_libtw2.tsv");
+    if common::shared_corpus() {
+        assert!(total > 0, "no corpus file is in netmsg_libtw2.tsv");
+    }
     // libtw2 refuses the tune parameter and team state lengths it does not
     // expect; those kinds hold at least what libtw2 decoded.
     let lenient = ["svtuneparams", "svteamsstate"];

@@ -125,6 +125,9 @@ fn streaming_game_metadata() {
     let Some(files) = files("streaming_game_metadata") else {
         return;
     };
+    if !common::facts_of_shared_corpus("streaming_game_metadata") {
+        return;
+    }
     let (_, bytes) = files
         .iter()
         .find(|(n, _)| n == "v1.0.0_py-slippi_streaming_game.slp")
@@ -153,6 +156,9 @@ fn endings_match_the_files() {
     let Some(files) = files("slippi endings") else {
         return;
     };
+    if !common::facts_of_shared_corpus("slippi endings") {
+        return;
+    }
     let ending = |n: &str| {
         let (_, b) = files.iter().find(|(f, _)| f == n).unwrap();
         facts(b).unwrap().1
@@ -416,6 +422,9 @@ fn typed_fields_of_known_files() {
     let Some(files) = files("slippi typed fields") else {
         return;
     };
+    if !common::facts_of_shared_corpus("slippi typed fields") {
+        return;
+    }
     let get = |n: &str| &files.iter().find(|(f, _)| f == n).unwrap().1;
     let start = |n: &str| SlippiView::parse(get(n)).unwrap().game_start().unwrap();
     let text = |b: Option<&[u8]>| String::from_utf8(b.unwrap().to_vec()).unwrap();

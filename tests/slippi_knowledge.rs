@@ -242,7 +242,9 @@ fn stage_characters_and_winners_match_slippi_js() {
     eprintln!(
         "slippi winners: {compared} replays compared, {equal} equal (slice), {streamed_equal} equal (stream)"
     );
-    assert!(compared > 0, "no corpus replay is in slippi_winners.tsv");
+    if common::shared_corpus() {
+        assert!(compared > 0, "no corpus replay is in slippi_winners.tsv");
+    }
     assert_eq!(
         equal, compared,
         "SlippiView::winners disagrees with slippi-js"

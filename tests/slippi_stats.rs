@@ -297,6 +297,9 @@ fn corpus_stats_equal_slippi_js() {
     let Some(files) = common::corpus_files("slippi_stats", "slippi", ".slp") else {
         return;
     };
+    if !common::facts_of_shared_corpus("slippi_stats oracle") {
+        return;
+    }
     let oracle = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/peers/slippi-js/stats");
     let s = compare_dir(&files, &oracle);
     print("corpus", &s);
@@ -384,6 +387,9 @@ fn corpus_finalized_frames_as_slippi_js() {
     let Some(files) = common::corpus_files("slippi_stats", "slippi", ".slp") else {
         return;
     };
+    if !common::facts_of_shared_corpus("slippi_stats oracle") {
+        return;
+    }
     let oracle =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/peers/slippi-js/finalized.json");
     compare_schedules(&files, &oracle);
@@ -459,6 +465,9 @@ fn comparison_detects_differences() {
     let Some(files) = common::corpus_files("slippi_stats", "slippi", ".slp") else {
         return;
     };
+    if !common::facts_of_shared_corpus("slippi_stats oracle") {
+        return;
+    }
     let oracle = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/peers/slippi-js/stats");
     let game = files
         .iter()

@@ -152,7 +152,9 @@ fn teehistorian_in_4_kib() {
         assert!(got == want, "{name}: reader records");
     }
     // SOURCES.md: DDNet's headers are 4,175–4,222 bytes.
-    assert!(pieced >= 4, "only {pieced} headers over 4 KiB");
+    if common::shared_corpus() {
+        assert!(pieced >= 4, "only {pieced} headers over 4 KiB");
+    }
 }
 
 #[test]
@@ -191,7 +193,9 @@ fn slippi_in_4_kib() {
         assert!(got == want, "{name}: reader events");
         checked += 1;
     }
-    assert!(checked >= 60, "only {checked} files");
+    if common::shared_corpus() {
+        assert!(checked >= 60, "only {checked} files");
+    }
 }
 
 #[test]
@@ -245,7 +249,9 @@ fn demos_in_their_largest_chunk() {
         }
         checked += 1;
     }
-    assert!(checked >= 8, "only {checked} demos");
+    if common::shared_corpus() {
+        assert!(checked >= 8, "only {checked} demos");
+    }
 }
 
 /// A frame as compared: number, rollback flag, and its events' bytes,

@@ -151,16 +151,19 @@ fn chat_commands_are_ddnet_chat_commands_by_named_players() {
                         DDNET_CHAT_COMMANDS.contains(&cmd),
                         "{name}: /{cmd} is no chat command"
                     );
+                    // In the corpus every command comes from a named
+                    // player; a recording never seen may hold one sent
+                    // before its sender's name was recorded.
                     let who = record.message.client_id().and_then(|cid| names.get(cid));
                     assert!(
-                        who.is_some_and(|n| !n.is_empty()),
+                        who.is_some_and(|n| !n.is_empty()) || !common::shared_corpus(),
                         "{name}: /{cmd} by nobody"
                     );
                 }
                 CommandSource::Rcon => {
                     total[1] += 1;
                     assert!(
-                        names.get(command.cid).is_some(),
+                        names.get(command.cid).is_some() || !common::shared_corpus(),
                         "{name}: rcon {cmd} by nobody"
                     );
                 }

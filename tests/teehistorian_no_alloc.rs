@@ -101,5 +101,7 @@ fn corpus_recordings_allocate_nothing() {
         }
         total += n;
     }
-    assert!(total > 400_000, "only {total} messages");
+    if common::shared_corpus() {
+        assert!(total > 400_000, "only {total} messages");
+    }
 }

@@ -6,7 +6,56 @@ use std::path::{Path, PathBuf};
 /// The corpus root: `$GAMEFMT_CORPUS`, or `../shared/corpus` beside the
 /// crate (or beside the workspace, for a member crate). `None` (after printing a SKIPPED line naming `test`) when absent.
 pub fn corpus_dir(test: &str) -> Option<PathBuf> {
-    let dir = match std::env::var_os("GAMEFMT_CORPUS") {
+    let dir = corpus_root();
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!(
+            "SKIPPED {test}: corpus folder {} not found (set GAMEFMT_CORPUS)",
+            dir.display()
+        );
+        None
+    }
+}
+
+/// Whether the corpus in use is the shared one, whose `SOURCES.md` files
+/// give the facts that tests check totals and named files against. On a
+/// corpus of other files (`GAMEFMT_CORPUS`: files the project has never
+/// seen) only the general checks apply: no crash, and a reason for every
+/// refusal.
+pub fn shared_corpus() -> bool {
+    let root = corpus_root();
+    root.join("teeworlds/SOURCES.md").is_file() && root.join("slippi/SOURCES.md").is_file()
+}
+
+/// [`shared_corpus`], with a SKIPPED line naming `test` when not: for a
+/// test of facts about the shared corpus's own files (named files, their
+/// totals, oracle output committed for them).
+pub fn facts_of_shared_corpus(test: &str) -> bool {
+    let shared = shared_corpus();
+    if !shared {
+        eprintln!("SKIPPED {test}: facts of the shared corpus's files, not this corpus's");
+    }
+    shared
+}
+
+/// The bytes of the file `name` among `files`; `None` (after a SKIPPED
+/// line naming `test`) when this corpus does not hold it.
+pub fn named<'a>(test: &str, files: &'a [(String, Vec<u8>)], name: &str) -> Option<&'a [u8]> {
+    let found = files
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, b)| b.as_slice());
+    if found.is_none() {
+        eprintln!("SKIPPED {test}: {name} is not in this corpus");
+    }
+    found
+}
+
+/// `$GAMEFMT_CORPUS`, or `../shared/corpus` beside the crate or the
+/// workspace; it may not exist.
+fn corpus_root() -> PathBuf {
+    match std::env::var_os("GAMEFMT_CORPUS") {
         Some(d) => PathBuf::from(d),
         None => {
             // Beside the crate, or beside the workspace for a member crate
@@ -20,15 +69,6 @@ pub fn corpus_dir(test: &str) -> Option<PathBuf> {
                 near
             }
         }
-    };
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "SKIPPED {test}: corpus folder {} not found (set GAMEFMT_CORPUS)",
-            dir.display()
-        );
-        None
     }
 }
 
