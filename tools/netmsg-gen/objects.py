@@ -114,7 +114,7 @@ def emit_module(out, proto, objs, doc):
     w(f"    use super::super::v{proto}::{{{', '.join(sorted((set(hand) - common) | set(extra)))}}};")
     if has_uuid:
         w("    use uuid::Uuid;")
-        w("    use crate::snapshot::SnapshotView;")
+    w("    use crate::snapshot::SnapshotView;")
     w("    use crate::snapshot::Item;")
     w("")
     for o in objs:
@@ -197,6 +197,11 @@ def emit_module(out, proto, objs, doc):
     if has_uuid:
         w("        /// `NETOBJTYPE_EX` (type 0): the UUID of an extended type.")
         w("        ExType(&'a ExType),")
+    else:
+        w("        /// DDNet's extended objects and their `NETOBJTYPE_EX` declarations")
+        w("        /// (type 0), which a DDNet server sends 0.7 clients too, typed as in")
+        w("        /// 0.6/DDNet snapshots.")
+        w("        Ddnet(crate::snapshot::objects::generated::v06::Object06<'a>),")
     w("        /// Anything else (an unknown type, or an item too short for its type),")
     w("        /// passed through.")
     w("        Unknown {")
@@ -220,11 +225,14 @@ def emit_module(out, proto, objs, doc):
         w("            let uuid = snapshot.type_uuid(type_id);")
         w("            let typed = match (type_id, uuid.map(|u| u.as_u128())) {")
     else:
-        w("        /// Types `item`.")
+        w("        /// Types `item` of `snapshot` (which names DDNet's extended types).")
         w("        #[must_use]")
-        w("        pub fn parse(item: &Item<'a>) -> Self {")
+        w("        pub fn parse(snapshot: &SnapshotView<'a>, item: &Item<'a>) -> Self {")
         w("            let data = item.data();")
         w("            let type_id = item.type_id();")
+        w("            if type_id == 0 || snapshot.type_uuid(type_id).is_some() {")
+        w("                return Self::Ddnet(crate::snapshot::objects::generated::v06::Object06::parse(snapshot, item));")
+        w("            }")
         w("            let typed = match type_id {")
     for o in objs:
         if has_uuid:
@@ -258,6 +266,8 @@ def emit_module(out, proto, objs, doc):
         w(f'                Self::{o.variant}(_) => "{o.name}",')
     if has_uuid:
         w('                Self::ExType(_) => "NETOBJTYPE_EX",')
+    else:
+        w("                Self::Ddnet(o) => o.name(),")
     w('                Self::Unknown { .. } => "unknown",')
     w("            }")
     w("        }")
@@ -295,6 +305,7 @@ def emit_module(out, proto, objs, doc):
         w("                }")
         w("                Self::Unknown { type_id, uuid, data } => {")
     else:
+        w("                Self::Ddnet(o) => o.serialize(s),")
         w("                Self::Unknown { type_id, data } => {")
     w("                    use serde::ser::SerializeStruct;")
     w(f'                    let mut m = s.serialize_struct("unknown", {4 if has_uuid else 3})?;')

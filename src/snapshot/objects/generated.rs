@@ -1980,6 +1980,7 @@ pub mod v07 {
         SpectatorInfo,
     };
     use crate::snapshot::Item;
+    use crate::snapshot::SnapshotView;
 
     /// `PlayerInput` (object, type 1).
     #[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug, PartialEq, Eq)]
@@ -2172,6 +2173,10 @@ pub mod v07 {
         PlayerInfoRace(&'a PlayerInfoRace),
         /// `GameDataRace` (object, type 24).
         GameDataRace(&'a GameDataRace),
+        /// DDNet's extended objects and their `NETOBJTYPE_EX` declarations
+        /// (type 0), which a DDNet server sends 0.7 clients too, typed as in
+        /// 0.6/DDNet snapshots.
+        Ddnet(crate::snapshot::objects::generated::v06::Object06<'a>),
         /// Anything else (an unknown type, or an item too short for its type),
         /// passed through.
         Unknown {
@@ -2183,11 +2188,16 @@ pub mod v07 {
     }
 
     impl<'a> Object07<'a> {
-        /// Types `item`.
+        /// Types `item` of `snapshot` (which names DDNet's extended types).
         #[must_use]
-        pub fn parse(item: &Item<'a>) -> Self {
+        pub fn parse(snapshot: &SnapshotView<'a>, item: &Item<'a>) -> Self {
             let data = item.data();
             let type_id = item.type_id();
+            if type_id == 0 || snapshot.type_uuid(type_id).is_some() {
+                return Self::Ddnet(crate::snapshot::objects::generated::v06::Object06::parse(
+                    snapshot, item,
+                ));
+            }
             let typed = match type_id {
                 1 => view(data).map(Self::PlayerInput),
                 2 => view(data).map(Self::Projectile),
@@ -2247,6 +2257,7 @@ pub mod v07 {
                 Self::DamageEvent(_) => "Damage",
                 Self::PlayerInfoRace(_) => "PlayerInfoRace",
                 Self::GameDataRace(_) => "GameDataRace",
+                Self::Ddnet(o) => o.name(),
                 Self::Unknown { .. } => "unknown",
             }
         }
@@ -2959,6 +2970,7 @@ pub mod v07 {
                 Self::GameDataRace(o) => {
                     object(s, "GameDataRace", fields::GAMEDATARACE, o.as_bytes(), &[])
                 }
+                Self::Ddnet(o) => o.serialize(s),
                 Self::Unknown { type_id, data } => {
                     use serde::ser::SerializeStruct;
                     let mut m = s.serialize_struct("unknown", 3)?;

@@ -58,7 +58,7 @@ impl<'a> Object<'a> {
     pub fn parse(protocol: Protocol, snapshot: &SnapshotView<'a>, item: &Item<'a>) -> Self {
         match protocol {
             Protocol::V06 => Self::V06(Object06::parse(snapshot, item)),
-            Protocol::V07 => Self::V07(Object07::parse(item)),
+            Protocol::V07 => Self::V07(Object07::parse(snapshot, item)),
         }
     }
 }
