@@ -214,6 +214,9 @@ pub fn decode(protocol: Protocol, bytes: &[u8]) -> Result<NetMsg<'_>> {
     // One function per table, each writing only its own variants: in one
     // function the compiler merged every variant's fields into one return
     // path that stored all of `NetMsg` (and spilled) for every message.
+    // The wrappers below keep each table's `#[inline]` decode out of line;
+    // calling the tables' decode directly, each made `#[inline(never)]`,
+    // took 17.79 M instructions per corpus pass against 17.47 M.
     match (system, protocol) {
         (true, Protocol::V06) => decode_system06(id, payload, base),
         (true, Protocol::V07) => decode_system07(id, payload, base),
