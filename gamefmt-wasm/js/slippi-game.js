@@ -11,7 +11,7 @@
 // mapping to slippi-js's names is the SLIPPI_JS table below and the few
 // getters' bodies, nowhere else. How frames are filed (rollbacks, items,
 // `isTransferComplete`) follows slippi-js's `SlpParser` step by step.
-import { open, GamefmtError } from './index.js';
+import { open, detect, GamefmtError } from './index.js';
 
 const nullToUndefined = (v) => (v === null ? undefined : v);
 
@@ -372,11 +372,11 @@ export class SlippiGame {
       throw new GamefmtError('SlippiGame from a path: read the file and pass its bytes', 'unsupported', 0);
     }
     this.#bytes = input instanceof Uint8Array ? input : new Uint8Array(input);
-    this.#with((file) => {
-      if (file.format !== 'slippi') {
-        throw new GamefmtError(`not a Slippi replay (a ${file.format} file)`, 'bad_magic', 0);
-      }
-    });
+    // Told by the first bytes alone: opening copies the whole file.
+    const format = detect(this.#bytes.subarray(0, 64));
+    if (format !== 'slippi') {
+      throw new GamefmtError(`not a Slippi replay (a ${format ?? 'unknown'} file)`, format ? 'bad_magic' : 'unknown_format', 0);
+    }
     this.cache = {};
   }
 

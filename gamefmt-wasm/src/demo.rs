@@ -31,12 +31,9 @@ type Each<'e> = dyn FnMut(&Chunk<'_>, Option<i32>, &Reconstructor<'_>, Option<&[
 
 impl DemoFile {
     /// Parses the header.
-    pub fn new(bytes: &[u8]) -> Result<Self, JsValue> {
-        let header = DemoHeader::parse(bytes).map_err(decode_error)?;
-        Ok(Self {
-            bytes: bytes.to_vec(),
-            header,
-        })
+    pub fn new(bytes: Vec<u8>) -> Result<Self, JsValue> {
+        let header = DemoHeader::parse(&bytes).map_err(decode_error)?;
+        Ok(Self { bytes, header })
     }
 
     fn protocol(&self) -> Protocol {

@@ -52,14 +52,15 @@ pub fn formats() -> Vec<String> {
 }
 
 /// Opens a file of any format this build knows, told by its first bytes:
-/// a `MapFile`, `DemoFile`, `TeehistorianFile` or `SlippiFile`.
+/// a `MapFile`, `DemoFile`, `TeehistorianFile` or `SlippiFile`, which
+/// keeps the one copy of the bytes made in the module's memory.
 ///
 /// # Errors
 /// `unknown_format` when the first bytes match no format (or one this
 /// build leaves out), or the format's structural errors.
 #[wasm_bindgen]
-pub fn open(bytes: &[u8]) -> Result<JsValue, JsValue> {
-    match Format::detect(bytes) {
+pub fn open(bytes: Vec<u8>) -> Result<JsValue, JsValue> {
+    match Format::detect(&bytes) {
         #[cfg(feature = "teeworlds")]
         Some(Format::Datafile) => map::MapFile::new(bytes).map(JsValue::from),
         #[cfg(feature = "teeworlds")]

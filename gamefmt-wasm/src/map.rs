@@ -51,12 +51,12 @@ fn string(map: &MapView<'_>, index: i32) -> JsValue {
 impl MapFile {
     /// Parses the datafile structure (and the map, whose error is kept for
     /// the map-level methods).
-    pub fn new(bytes: &[u8]) -> Result<Self, JsValue> {
+    pub fn new(bytes: Vec<u8>) -> Result<Self, JsValue> {
         let mut warnings = Vec::new();
-        let df = DatafileView::parse_with(bytes, &mut warnings).map_err(decode_error)?;
+        let df = DatafileView::parse_with(&bytes, &mut warnings).map_err(decode_error)?;
         let map_error = MapView::new_with(df, &mut warnings).err();
         Ok(Self {
-            bytes: bytes.to_vec(),
+            bytes,
             warnings,
             map_error,
         })

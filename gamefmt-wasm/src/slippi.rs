@@ -106,10 +106,8 @@ impl SlippiFile {
     }
 
     /// Keeps the bytes (decoding happens per call).
-    pub fn new(bytes: &[u8]) -> Result<Self, JsValue> {
-        Ok(Self {
-            bytes: bytes.to_vec(),
-        })
+    pub fn new(bytes: Vec<u8>) -> Result<Self, JsValue> {
+        Ok(Self { bytes })
     }
 }
 
@@ -310,7 +308,7 @@ impl SlippiFile {
     #[wasm_bindgen(js_name = slippiJsStats)]
     pub fn slippi_js_stats(&self) -> Result<JsValue, JsValue> {
         let stats = self.finished_stats()?;
-        js::ser(&stats.slippi_js())
+        js::json(&stats.slippi_js())
     }
 
     /// `getStadiumStats()` of slippi-js 9.1.2, or `null` where it gives
@@ -318,7 +316,7 @@ impl SlippiFile {
     #[wasm_bindgen(js_name = slippiJsStadiumStats)]
     pub fn slippi_js_stadium_stats(&self) -> Result<JsValue, JsValue> {
         let stats = self.finished_stats()?;
-        js::ser(&stats.slippi_js_stadium())
+        js::json(&stats.slippi_js_stadium())
     }
 
     /// The frames as typed-array columns, one slot per frame from the first

@@ -67,11 +67,9 @@ pub fn record(r: &Record<'_>, clients: &Clients) -> Result<JsValue, JsValue> {
 
 impl TeehistorianFile {
     /// Checks the magic and the header.
-    pub fn new(bytes: &[u8]) -> Result<Self, JsValue> {
-        TeehistorianIter::new(bytes).map_err(decode_error)?;
-        Ok(Self {
-            bytes: bytes.to_vec(),
-        })
+    pub fn new(bytes: Vec<u8>) -> Result<Self, JsValue> {
+        TeehistorianIter::new(&bytes).map_err(decode_error)?;
+        Ok(Self { bytes })
     }
 
     fn iter(&self) -> Result<TeehistorianIter<'_>, JsValue> {
