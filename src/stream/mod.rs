@@ -123,5 +123,5 @@ pub use end::End;
 pub use error::{DefaultSourceError, ReadError};
 #[cfg(feature = "std")]
 pub use reader::{DEFAULT_CAPACITY, Reader};
-pub(crate) use slice::Sealed;
+pub(crate) use slice::{Sealed, next_record};
 pub use slice::{SliceDecoder, SliceIter};

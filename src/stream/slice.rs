@@ -14,7 +14,7 @@
 
 use core::iter::FusedIterator;
 
-use super::{Decoder, End};
+use super::{Decoded, Decoder, End};
 use crate::error::Result;
 
 /// A push [`Decoder`] that a [`SliceIter`] runs over an input in memory:
@@ -65,6 +65,31 @@ pub trait SliceDecoder: Decoder + Sized + Sealed {
 /// Only this crate's formats implement [`SliceDecoder`]: its steps move
 /// the iterator's private state.
 pub trait Sealed {}
+
+/// The step of a format whose items are its decoder's records: one
+/// [`Decoder::decode`], stopped by anything but a record.
+#[inline]
+pub(crate) fn next_record<'a, D: Decoder>(
+    iter: &mut SliceIter<'a, D>,
+) -> Option<Result<D::Record<'a>>> {
+    if iter.stopped {
+        return None;
+    }
+    match iter.decoder.decode(iter.rest) {
+        Ok(Decoded::Record { record, consumed }) => {
+            iter.rest = iter.rest.get(consumed..).unwrap_or_default();
+            Some(Ok(record))
+        }
+        Ok(Decoded::NeedMore { .. } | Decoded::Done { .. }) => {
+            iter.stopped = true;
+            None
+        }
+        Err(e) => {
+            iter.stopped = true;
+            Some(Err(e))
+        }
+    }
+}
 
 /// Iterates over the records of a stream held in memory, through the
 /// format's decoder `D`: each format names it with its decoder
