@@ -175,7 +175,7 @@ fn corpus_facts_from_sources_md() {
         let Ok(iter) = TeehistorianIter::new(bytes) else {
             continue;
         };
-        let header = *iter.header();
+        let header = iter.header();
         let mut drops: BTreeMap<Vec<u8>, u64> = BTreeMap::new();
         let mut finishes = 0;
         let mut names = 0;

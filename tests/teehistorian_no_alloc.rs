@@ -19,7 +19,7 @@ fn walk(bytes: &[u8]) -> (usize, Option<End>) {
     let Ok(mut iter) = TeehistorianIter::new(bytes) else {
         return (0, None);
     };
-    let header = *iter.header();
+    let header = iter.header();
     let mut config = 0;
     let _ = header.for_each_config(|_, _| config += 1);
     let _ = (

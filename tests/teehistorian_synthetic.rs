@@ -110,6 +110,13 @@ fn all_ex() -> Vec<ExMessage<'static>> {
 fn every_message_and_ex_kind_round_trips() {
     let args = Args::from_raw(b"first\0\0third arg\0");
     assert_eq!(args.len(), 3);
+    let each: Vec<&[u8]> = args.iter().collect();
+    assert_eq!(each, [&b"first"[..], b"", b"third arg"]);
+    // Bytes after the last NUL are no argument.
+    let cut = Args::from_raw(b"a\0bc");
+    assert_eq!((cut.len(), cut.raw()), (1, &b"a\0"[..]));
+    assert_eq!(cut.iter().collect::<Vec<_>>(), [&b"a"[..]]);
+    assert!(Args::from_raw(b"no nul").is_empty());
     let messages: Vec<(i32, Message<'_>)> = vec![
         (0, Message::Join { cid: 4 }),
         (

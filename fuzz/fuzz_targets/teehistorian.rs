@@ -71,7 +71,7 @@ fuzz_target!(|bytes: &[u8]| {
     // (Opening reads the header's version alone; one that is not valid
     // JSON as a whole, which the writer refuses, is only checked to fail
     // without a panic in each of its parses.)
-    let header = *TeehistorianIter::new(bytes).unwrap().header();
+    let header = TeehistorianIter::new(bytes).unwrap().header();
     if header.validate().is_err() {
         let _ = (header.map_name(), header.config("sv_map"), header.version_minor());
         return;

@@ -1,9 +1,7 @@
 //! Chunk headers: the push decoder and the slice iterator over it.
 
-use core::iter::FusedIterator;
-
 use crate::error::{Error, Result};
-use crate::stream::{self, Decoded, End};
+use crate::stream::{self, Decoded, End, Sealed, SliceDecoder, SliceIter};
 
 /// First tick value DDNet accepts.
 pub const MIN_TICK: i32 = 0;
@@ -250,6 +248,7 @@ impl stream::Decoder for Decoder {
 
     const MAX_RECORD: usize = MAX_CHUNK;
 
+    #[inline]
     fn decode<'a>(&mut self, input: &'a [u8]) -> Result<Decoded<Chunk<'a>>> {
         Self::decode(self, input)
     }
@@ -300,44 +299,20 @@ impl stream::Decoder for Decoder {
 }
 
 /// Pull iterator over the chunks of a demo in memory; see
-/// [`super::DemoView::chunks`].
+/// [`super::DemoView::chunks`]: the [`SliceIter`] of [`Decoder`].
 ///
 /// Yields `Result<Chunk>`, fused after an error; error offsets are file
 /// offsets. A stream cut short inside a chunk ends quietly after the last
 /// whole chunk ([the truncation rule](crate::stream#the-truncation-rule));
-/// [`DemoChunkIter::end`] then says [`End::Truncated`].
-#[derive(Clone, Debug)]
-pub struct DemoChunkIter<'a> {
-    bytes: &'a [u8],
-    pos: usize,
-    decoder: Decoder,
-    stopped: bool,
-}
+/// [`SliceIter::end`] then says [`End::Truncated`].
+pub type DemoChunkIter<'a> = SliceIter<'a, Decoder>;
 
-impl<'a> DemoChunkIter<'a> {
+impl<'a> SliceIter<'a, Decoder> {
     /// Chunks of a demo of `version` from `bytes`, which start at file
     /// offset `base`.
     #[must_use]
     pub const fn new(bytes: &'a [u8], version: u8, base: usize) -> Self {
-        Self {
-            bytes,
-            pos: 0,
-            decoder: Decoder::new(version, base),
-            stopped: false,
-        }
-    }
-
-    /// How the stream ended (meaningful once the iterator returned `None`
-    /// or an error; before that, as if the input ended here).
-    #[must_use]
-    pub const fn end(&self) -> End {
-        self.decoder.end(self.bytes.len().saturating_sub(self.pos))
-    }
-
-    /// File offset of the next chunk.
-    #[must_use]
-    pub const fn offset(&self) -> usize {
-        self.decoder.offset()
+        Self::with_decoder(Decoder::new(version, base), bytes, bytes)
     }
 
     /// The tick of the last tick marker returned.
@@ -347,30 +322,13 @@ impl<'a> DemoChunkIter<'a> {
     }
 }
 
-impl<'a> Iterator for DemoChunkIter<'a> {
-    type Item = Result<Chunk<'a>>;
+impl Sealed for Decoder {}
+
+impl SliceDecoder for Decoder {
+    type Item<'a> = Chunk<'a>;
 
     #[inline]
-    fn next(&mut self) -> Option<Self::Item> {
-        if self.stopped {
-            return None;
-        }
-        let rest = self.bytes.get(self.pos..).unwrap_or_default();
-        match self.decoder.decode(rest) {
-            Ok(Decoded::Record { record, consumed }) => {
-                self.pos = self.pos.saturating_add(consumed);
-                Some(Ok(record))
-            }
-            Ok(_) => {
-                self.stopped = true;
-                None
-            }
-            Err(e) => {
-                self.stopped = true;
-                Some(Err(e))
-            }
-        }
+    fn next_item<'a>(iter: &mut SliceIter<'a, Self>) -> Option<Result<Chunk<'a>>> {
+        stream::next_record(iter)
     }
 }
-
-impl FusedIterator for DemoChunkIter<'_> {}

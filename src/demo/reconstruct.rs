@@ -423,9 +423,9 @@ impl<'a, 'b> Frames<'a, 'b> {
         e
     }
 
-    /// How the chunk stream ended (see [`DemoChunkIter::end`]).
+    /// How the chunk stream ended (see [`SliceIter::end`](crate::stream::SliceIter::end)).
     #[must_use]
-    pub const fn end(&self) -> End {
+    pub fn end(&self) -> End {
         self.chunks.end()
     }
 }

@@ -1,9 +1,9 @@
-//! [`SlippiEventIter`], the slice iterator over the raw event stream.
-
-use core::iter::FusedIterator;
+//! [`SlippiEventIter`], the slice iterator over the raw event stream: the
+//! [`SliceIter`] of [`Decoder`], whose step takes the ordinary events on a
+//! fast path.
 
 use crate::error::Result;
-use crate::stream::{Decoded, End};
+use crate::stream::{Decoded, Sealed, SliceDecoder, SliceIter};
 
 use super::decoder::{Decoder, Item};
 use super::events::Event;
@@ -16,53 +16,35 @@ use super::events::Event;
 /// of the input). Yields `Result<Event>`; fused after the first error.
 /// A file cut inside an event ends quietly after the last whole event
 /// ([the truncation rule](crate::stream#the-truncation-rule)); after
-/// `None`, [`SlippiEventIter::end`] tells how the stream ended.
-#[derive(Clone, Debug)]
-pub struct SlippiEventIter<'a> {
-    rest: &'a [u8],
-    decoder: Decoder,
-    failed: bool,
-}
+/// `None`, [`SliceIter::end`] tells how the stream ended, and
+/// [`SliceIter::decoder`] has the decoder's state (payload table, raw
+/// length, Game End seen).
+pub type SlippiEventIter<'a> = SliceIter<'a, Decoder>;
 
-impl<'a> SlippiEventIter<'a> {
+impl<'a> SliceIter<'a, Decoder> {
     /// Iterates the events of a whole `.slp` file (header included).
     #[must_use]
-    pub fn new(file: &'a [u8]) -> Self {
-        Self {
-            rest: file,
-            decoder: Decoder::new(),
-            failed: false,
-        }
-    }
-
-    /// How the stream ended (meaningful once the iterator returned `None`
-    /// or an error; before that, as if the input ended here).
-    #[must_use]
-    pub fn end(&self) -> End {
-        self.decoder.end(self.rest.len())
-    }
-
-    /// The decoder state (payload table, raw length, Game End seen).
-    #[must_use]
-    pub const fn decoder(&self) -> &Decoder {
-        &self.decoder
+    pub const fn new(file: &'a [u8]) -> Self {
+        Self::with_decoder(Decoder::new(), file, file)
     }
 }
 
-impl<'a> Iterator for SlippiEventIter<'a> {
-    type Item = Result<Event<'a>>;
+impl Sealed for Decoder {}
+
+impl SliceDecoder for Decoder {
+    type Item<'a> = Event<'a>;
 
     #[inline(always)]
-    fn next(&mut self) -> Option<Self::Item> {
+    fn next_item<'a>(iter: &mut SliceIter<'a, Self>) -> Option<Result<Event<'a>>> {
         // After an error `rest` is empty, so the fast path declines.
-        if let Some((event, rest)) = self.decoder.fast_event(self.rest) {
-            self.rest = rest;
+        if let Some((event, rest)) = iter.decoder.fast_event(iter.rest) {
+            iter.rest = rest;
             return Some(Ok(Event::parse(event)));
         }
-        let (next, rest) = next_slow(&mut self.decoder, self.rest, self.failed);
-        self.rest = rest;
+        let (next, rest) = next_slow(&mut iter.decoder, iter.rest, iter.stopped);
+        iter.rest = rest;
         if next.is_err() {
-            self.failed = true;
+            iter.stopped = true;
         }
         next.transpose()
     }
@@ -104,8 +86,6 @@ fn next_slow<'a>(
     }
 }
 
-impl FusedIterator for SlippiEventIter<'_> {}
-
 #[cfg(test)]
 #[allow(
     clippy::unwrap_used,
@@ -120,6 +100,7 @@ mod tests {
 
     use super::*;
     use crate::slippi::SIGNATURE;
+    use crate::stream::End;
 
     /// A stream with a command of size 0 (the command byte alone), one of
     /// size 65 535 (whose length does not fit the fast path's table), Game

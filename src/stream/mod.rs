@@ -4,9 +4,10 @@
 //! Each stream format has one push decoder, which implements [`Decoder`],
 //! and three ways in built on it:
 //!
-//! 1. a slice iterator (`TeehistorianIter`, `SlippiEventIter`,
-//!    `DemoChunkIter`) over a file in memory: an `Iterator` of
-//!    `Result<record>`, fused after the first error;
+//! 1. the slice iterator [`SliceIter`] over a file in memory (each
+//!    format's `TeehistorianIter`, `SlippiEventIter`, `DemoChunkIter`):
+//!    an `Iterator` of `Result<record>`, fused after the first error,
+//!    stepped through the format's [`SliceDecoder`] hook;
 //! 2. the push decoder itself, fed whatever bytes the caller has: it
 //!    answers one record and the bytes it consumed, or
 //!    [`Decoded::NeedMore`] (a status, never an error), or
@@ -68,7 +69,8 @@
 //!   [`crate::teehistorian::TeehistorianHeader`], [`crate::demo::DemoHeader`]); a header
 //!   borrowed from the input is `Header<'a>` ([`crate::teehistorian::Header`]);
 //! - `<Format>View`: a whole file in memory, borrowed; `<Format><Records>Iter`:
-//!   its slice iterator ([`crate::teehistorian::TeehistorianIter`],
+//!   its slice iterator, an alias of [`SliceIter`] with that decoder, with
+//!   its own `new` ([`crate::teehistorian::TeehistorianIter`],
 //!   [`crate::slippi::SlippiEventIter`], [`crate::demo::DemoChunkIter`]).
 //!
 //! ```
@@ -110,6 +112,7 @@ mod reader;
     allow(dead_code, reason = "the refill loop serves the readers only")
 )]
 mod refill;
+mod slice;
 
 pub use decoder::{Decoded, Decoder};
 #[cfg(feature = "embedded-io-async")]
@@ -120,3 +123,5 @@ pub use end::End;
 pub use error::{DefaultSourceError, ReadError};
 #[cfg(feature = "std")]
 pub use reader::{DEFAULT_CAPACITY, Reader};
+pub(crate) use slice::{Sealed, next_record};
+pub use slice::{SliceDecoder, SliceIter};

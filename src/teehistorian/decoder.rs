@@ -75,7 +75,7 @@ impl TickState {
 }
 
 /// The length of the magic UUID that starts a file.
-const MAGIC_LEN: usize = 16;
+pub(crate) const MAGIC_LEN: usize = 16;
 
 /// [`ID_INPUT_DIFF`](super::ID_INPUT_DIFF) as a one-byte packed int.
 const INPUT_DIFF_ID_BYTE: u8 = 0x44;

@@ -465,6 +465,15 @@ impl TeehistorianHeader {
         }
     }
 
+    /// The header these facts were kept of, borrowed again from the file
+    /// it was read from whole: `json` is the file after the magic UUID.
+    pub(crate) fn in_json<'a>(&self, json: &'a [u8]) -> Header<'a> {
+        Header {
+            json: json.get(..self.json_len).unwrap_or_default(),
+            version: self.version,
+        }
+    }
+
     /// Nothing read yet (the facts of a header delivered in pieces, before
     /// its first piece).
     pub(crate) const EMPTY: Self = Self {

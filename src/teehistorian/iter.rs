@@ -1,25 +1,25 @@
-//! The slice iterator: a thin loop over [`Decoder`].
-
-use core::iter::FusedIterator;
+//! [`TeehistorianIter`], the slice iterator: the [`SliceIter`] of
+//! [`Decoder`], whose step and `fold` take the common messages on short
+//! paths.
 
 use super::decoder::{
-    Decoder, Record, short_input_diff, short_player_diff, short_player_diff_any,
+    Decoder, MAGIC_LEN, Record, short_input_diff, short_player_diff, short_player_diff_any,
     short_player_diff_wide,
 };
 use super::header::Header;
 use super::message::Message;
 use crate::error::{Error, Result};
-use crate::stream::End;
+use crate::stream::{Sealed, SliceDecoder, SliceIter};
 
 /// Iterates over the messages of a teehistorian file held in memory.
 ///
-/// [`TeehistorianIter::new`] reads the header; the iterator then yields
+/// [`TeehistorianIter::new`](SliceIter::new) reads the header; the iterator then yields
 /// every message with its tick, borrowing from the input. It stops after
 /// FINISH, at the end of the input, or after the first error (it is fused:
 /// after an error it yields `None`). If the input ends inside a message, it
 /// ends quietly after the message before ([the truncation
 /// rule](crate::stream#the-truncation-rule)). Once it has returned `None`,
-/// [`TeehistorianIter::end`] tells how the stream ended. Bytes after
+/// [`SliceIter::end`] tells how the stream ended. Bytes after
 /// FINISH are not read (DDNet writes none).
 ///
 /// For bulk work, prefer the consuming adapters built on
@@ -42,18 +42,9 @@ use crate::stream::End;
 /// assert_eq!(moves, 1);
 /// # Ok::<(), gamefmt::Error>(())
 /// ```
-#[derive(Clone, Debug)]
-pub struct TeehistorianIter<'a> {
-    data: &'a [u8],
-    /// The decoder's offset is the position in `data`: both count from its
-    /// start.
-    decoder: Decoder,
-    header: Header<'a>,
-    /// Iteration is over (the end of the stream, or an error).
-    stopped: bool,
-}
+pub type TeehistorianIter<'a> = SliceIter<'a, Decoder>;
 
-impl<'a> TeehistorianIter<'a> {
+impl<'a> SliceIter<'a, Decoder> {
     /// Checks the magic UUID and reads the header: its end, UTF-8 and its
     /// version ([`Header::validate`] checks the rest of its JSON).
     ///
@@ -64,28 +55,16 @@ impl<'a> TeehistorianIter<'a> {
         let mut decoder = Decoder::new();
         // Straight to the header (no message path to try first).
         match decoder.read_header(data)? {
-            Some((header, _)) => Ok(Self {
-                data,
-                decoder,
-                header,
-                stopped: false,
-            }),
+            Some(_) => Ok(Self::with_decoder(decoder, data, data)),
             None => Err(Error::truncated(data.len())),
         }
     }
 
     /// The file header.
     #[must_use]
-    pub const fn header(&self) -> &Header<'a> {
-        &self.header
-    }
-
-    /// How the file ended (meaningful once the iterator returned `None` or
-    /// an error; before that, as if the input ended here).
-    #[must_use]
-    pub fn end(&self) -> End {
-        self.decoder
-            .end(self.data.len().saturating_sub(self.decoder.offset()))
+    pub fn header(&self) -> Header<'a> {
+        let facts = self.decoder.header().copied().unwrap_or_default();
+        facts.in_json(self.input.get(MAGIC_LEN..).unwrap_or_default())
     }
 
     /// The tick of the last message yielded.
@@ -93,54 +72,54 @@ impl<'a> TeehistorianIter<'a> {
     pub const fn tick(&self) -> i32 {
         self.decoder.tick()
     }
-
-    /// The offset of the next byte to decode.
-    #[must_use]
-    pub const fn offset(&self) -> usize {
-        self.decoder.offset()
-    }
-
-    /// [`Self::next_general`] as a call, for `fold`'s rare messages. Inline
-    /// there, it made the compiler keep `Decoder::decode_record` out of
-    /// line for `next` as well; with `fold` calling this, `next` has it
-    /// inline. Instructions (callgrind) against the tree before: a `for`
-    /// loop over the corpus 37.17 M → 36.23 M, over the 21 MB recording
-    /// 421.2 M → 402.2 M, per tiny file 1055 → 918; `for_each` per tiny
-    /// file 1111 → 1146, corpus 26.94 M → 27.10 M, large 284.8 M →
-    /// 284.3 M.
-    #[inline(never)]
-    fn next_general_call(&mut self) -> Option<Result<Record<'a>>> {
-        self.next_general()
-    }
-
-    /// [`Iterator::next`] through the decoder's general path. Inlined
-    /// into `next` like the short path: out of line, it returned its
-    /// record through memory, so `next`'s result lived in memory on every
-    /// path, and a caller's move of a short-path record (built with narrow
-    /// stores, read back with wide loads) stalled on every message (a `for`
-    /// loop over the corpus: 400 → 710 MB/s).
-    #[inline(always)]
-    fn next_general(&mut self) -> Option<Result<Record<'a>>> {
-        if self.stopped {
-            return None;
-        }
-        let rest = self.data.get(self.offset()..).unwrap_or_default();
-        if let Some((record, _)) = self.decoder.decode_short_input(rest) {
-            return Some(Ok(record));
-        }
-        let item = self.decoder.decode_record(rest);
-        if !matches!(item, Some(Ok(_))) {
-            self.stopped = true;
-        }
-        item
-    }
 }
 
-impl<'a> Iterator for TeehistorianIter<'a> {
-    type Item = Result<Record<'a>>;
+/// [`next_general`] as a call, for `fold`'s rare messages. Inline there,
+/// it made the compiler keep `Decoder::decode_record` out of line for
+/// `next` as well; with `fold` calling this, `next` has it inline.
+/// Instructions (callgrind) against the tree before: a `for` loop over the
+/// corpus 37.17 M → 36.23 M, over the 21 MB recording 421.2 M → 402.2 M,
+/// per tiny file 1055 → 918; `for_each` per tiny file 1111 → 1146, corpus
+/// 26.94 M → 27.10 M, large 284.8 M → 284.3 M.
+#[inline(never)]
+fn next_general_call<'a>(iter: &mut TeehistorianIter<'a>) -> Option<Result<Record<'a>>> {
+    next_general(iter)
+}
+
+/// The step through the decoder's general path. Inlined into `next` like
+/// the short path: out of line, it returned its record through memory, so
+/// `next`'s result lived in memory on every path, and a caller's move of a
+/// short-path record (built with narrow stores, read back with wide loads)
+/// stalled on every message (a `for` loop over the corpus: 400 → 710
+/// MB/s).
+#[inline(always)]
+fn next_general<'a>(iter: &mut TeehistorianIter<'a>) -> Option<Result<Record<'a>>> {
+    if iter.stopped {
+        return None;
+    }
+    let rest = iter.input.get(iter.decoder.offset()..).unwrap_or_default();
+    if let Some((record, _)) = iter.decoder.decode_short_input(rest) {
+        return Some(Ok(record));
+    }
+    let item = iter.decoder.decode_record(rest);
+    if !matches!(item, Some(Ok(_))) {
+        iter.stopped = true;
+    }
+    item
+}
+
+impl Sealed for Decoder {}
+
+/// The position is the decoder's offset, which counts from the start of
+/// the input (the header included): the iterator's `rest` stays the whole
+/// input, not moved. Moving it on as well cost a `for` loop 8% more
+/// instructions on the corpus (36.30 M → 39.21 M) and 11% on the 21 MB
+/// recording.
+impl SliceDecoder for Decoder {
+    type Item<'a> = Record<'a>;
 
     #[inline(always)]
-    fn next(&mut self) -> Option<Self::Item> {
+    fn next_item<'a>(iter: &mut SliceIter<'a, Self>) -> Option<Result<Record<'a>>> {
         // No check of `stopped`: after an error the decoder takes no short
         // path, and at the end of the input none applies (the short path
         // decodes a subset of what the general one does).
@@ -152,11 +131,11 @@ impl<'a> Iterator for TeehistorianIter<'a> {
         // PLAYER_DIFF (on the corpus, 49.5 M instructions against 40.8 M;
         // the tick state is taken and given back as in `fold`, which also
         // compiled to fewer than `Decoder::decode_short`).
-        let rest = self.data.get(self.offset()..).unwrap_or_default();
-        if let Some(mut ticks) = self.decoder.short_run_state() {
+        let rest = iter.input.get(iter.offset()..).unwrap_or_default();
+        if let Some(mut ticks) = iter.decoder.short_run_state() {
             if let Some((message, tick, len)) = short_player_diff_any(&mut ticks, rest) {
-                let offset = self.offset();
-                self.decoder.end_short_run(ticks, offset.wrapping_add(len));
+                let offset = iter.offset();
+                iter.decoder.end_short_run(ticks, offset.wrapping_add(len));
                 return Some(Ok(Record {
                     tick,
                     offset,
@@ -164,33 +143,33 @@ impl<'a> Iterator for TeehistorianIter<'a> {
                 }));
             }
         }
-        self.next_general()
+        next_general(iter)
     }
 
     /// The internal loop behind `for_each`, `count`, `collect` and the
-    /// other consuming adapters: the same items as [`Self::next`], with
-    /// the common messages decoded in a loop whose state (position, tick)
-    /// lives in locals, so a consumer that hands records to opaque code
-    /// does not make it go through memory for every message.
+    /// other consuming adapters: the same items as `next`, with the common
+    /// messages decoded in a loop whose state (position, tick) lives in
+    /// locals, so a consumer that hands records to opaque code does not
+    /// make it go through memory for every message.
     #[inline]
-    fn fold<B, F>(mut self, init: B, mut f: F) -> B
+    fn fold_items<'a, B, F>(mut iter: SliceIter<'a, Self>, init: B, mut f: F) -> B
     where
-        F: FnMut(B, Self::Item) -> B,
+        F: FnMut(B, Result<Record<'a>>) -> B,
     {
         let mut acc = init;
-        let data = self.data;
+        let data = iter.input;
         // A short input (a tiny file: DDNet's unit-test recordings) has no
         // runs to gain from, and its rare messages would each pay for the
         // short paths' failed tries first: the general path alone.
-        if data.len().saturating_sub(self.offset()) < SHORT_INPUT {
-            while let Some(item) = self.next_general_call() {
+        if data.len().saturating_sub(iter.offset()) < SHORT_INPUT {
+            while let Some(item) = next_general_call(&mut iter) {
                 acc = f(acc, item);
             }
             return acc;
         }
         loop {
-            if let Some(mut ticks) = self.decoder.short_run_state().filter(|_| !self.stopped) {
-                let mut rest = data.get(self.offset()..).unwrap_or_default();
+            if let Some(mut ticks) = iter.decoder.short_run_state().filter(|_| !iter.stopped) {
+                let mut rest = data.get(iter.offset()..).unwrap_or_default();
                 loop {
                     // Runs of PLAYER_DIFF (one per tee and tick; those of
                     // cids below 64 first) between the rarer INPUT_DIFFs:
@@ -213,17 +192,20 @@ impl<'a> Iterator for TeehistorianIter<'a> {
                     acc = hand_on(&mut f, acc, data.len(), &mut rest, short);
                 }
                 let pos = data.len().wrapping_sub(rest.len());
-                self.decoder.end_short_run(ticks, pos);
+                iter.decoder.end_short_run(ticks, pos);
             }
-            match self.next_general_call() {
+            match next_general_call(&mut iter) {
                 Some(item) => acc = f(acc, item),
                 None => return acc,
             }
         }
     }
-}
 
-impl FusedIterator for TeehistorianIter<'_> {}
+    #[inline]
+    fn unconsumed(iter: &SliceIter<'_, Self>) -> usize {
+        iter.input.len().saturating_sub(iter.offset())
+    }
+}
 
 /// Messages left after the header shorter than this (bytes) take only the
 /// general path in `fold`. Instructions per pass over the nine tiny files

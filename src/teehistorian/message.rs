@@ -223,10 +223,14 @@ impl Message<'_> {
     }
 }
 
-/// The arguments of a CONSOLE_COMMAND: `count` NUL-terminated strings.
+/// The arguments of a CONSOLE_COMMAND: NUL-terminated strings.
+///
+/// Only the bytes are kept, the count is told from them: a stored count
+/// made every [`Message`] (and so every record) a word wider, which a
+/// `for` loop copies per message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Args<'a> {
-    count: usize,
+    /// Every argument followed by its NUL (empty for none).
     raw: &'a [u8],
 }
 
@@ -235,27 +239,25 @@ impl<'a> Args<'a> {
     /// (empty for none). Bytes after the last NUL are ignored.
     #[must_use]
     pub fn from_raw(raw: &'a [u8]) -> Self {
-        let count = raw.iter().filter(|&&b| b == 0).count();
         let len = raw
             .iter()
             .rposition(|&b| b == 0)
             .map_or(0, |p| p.saturating_add(1));
         Self {
-            count,
             raw: raw.get(..len).unwrap_or_default(),
         }
     }
 
-    /// Number of arguments.
+    /// Number of arguments (counted: the NULs).
     #[must_use]
-    pub const fn len(&self) -> usize {
-        self.count
+    pub fn len(&self) -> usize {
+        self.raw.iter().filter(|&&b| b == 0).count()
     }
 
     /// Whether there are no arguments.
     #[must_use]
     pub const fn is_empty(&self) -> bool {
-        self.count == 0
+        self.raw.is_empty()
     }
 
     /// The wire form: every argument followed by its NUL.
@@ -266,8 +268,11 @@ impl<'a> Args<'a> {
 
     /// The arguments, without their NULs.
     pub fn iter(&self) -> impl Iterator<Item = &'a [u8]> + use<'a> {
-        let raw = self.raw;
-        raw.split(|&b| b == 0).take(self.count)
+        // The bytes end with a NUL (or are empty): each piece up to and
+        // with its NUL is one argument.
+        self.raw
+            .split_inclusive(|&b| b == 0)
+            .map(|arg| arg.split_last().map_or(arg, |(_, text)| text))
     }
 }
 
@@ -636,7 +641,7 @@ pub(crate) fn read_body<'a>(id: i32, c: &mut Cursor<'a>, start: usize) -> Result
                 cid,
                 flags,
                 cmd,
-                args: Args { count, raw },
+                args: Args { raw },
             }
         }
         ID_EX => {
