@@ -115,7 +115,8 @@ enum State {
 /// use gamefmt::demo::{Decoder, Item};
 /// use gamefmt::stream::{Decoded, End};
 ///
-/// // Fed a few bytes at a time: "need more" until the header is whole.
+/// // Fed part of the header: "need more", as many bytes as the version
+/// // byte tells; then the whole header.
 /// let mut header = b"TWDEMO\0\x03".to_vec();
 /// header.resize(176, 0); // the version 3 header's length
 /// header[8] = b'x'; // a net version "x" (the string fields need a NUL, which the zeros give)
@@ -205,7 +206,13 @@ impl Decoder {
         self.decode_prelude(input)
     }
 
-    /// [`Self::decode`] before the chunks: the header or a map piece.
+    /// [`Self::decode`] before the chunks: the header or a map piece. Out
+    /// of line, so that the chunks' path (nearly every record, one check
+    /// of the state) inlines into the readers' loop, each chunk made as
+    /// an [`Item`] where it is decoded: reading the corpus demos through a
+    /// [`Reader`](super::Reader) took 14.7% more instructions than before
+    /// the whole-file decoder with one `match` and the chunk moved into
+    /// the item afterwards, 5.3% fewer this way (callgrind).
     #[inline(never)]
     fn decode_prelude<'a>(&mut self, input: &'a [u8]) -> Result<Decoded<Item<'a>>> {
         match self.state {
@@ -322,6 +329,7 @@ impl stream::Decoder for Decoder {
 mod tests {
     use super::*;
     use crate::ErrorKind;
+    use crate::demo::SHA256_EXTENSION;
 
     /// A wrong magic or version fails as soon as the bytes show it, before
     /// the header is whole.
@@ -343,5 +351,47 @@ mod tests {
             stream::Decoder::need_more(&Decoder::new(), b"TWDEMO\0"),
             Some(Some(DemoHeader::FIXED_LEN))
         );
+    }
+
+    /// A version 6 header without the SHA-256 extension (176 bytes of
+    /// fields, 260 of markers) is told by the first byte after it that
+    /// differs from the extension's UUID; before it, 16 bytes are needed
+    /// to see whether the UUID is there.
+    #[test]
+    fn version_6_without_the_extension() {
+        let mut demo = b"TWDEMO\0\x06".to_vec();
+        demo.resize(436, 0);
+        let header_only = demo.clone();
+        demo.extend([0x80, 0, 0, 0, 7]); // tick 7: 0x80 is not the UUID's 0x6b
+        let mut d = Decoder::new();
+        assert_eq!(
+            d.decode(&header_only).unwrap(),
+            Decoded::NeedMore { needed: Some(452) }
+        );
+        assert_eq!(d.end(436), End::Truncated { offset: 0 });
+        let uuid_start = [&header_only[..], &SHA256_EXTENSION.as_bytes()[..3]].concat();
+        assert_eq!(stream::Decoder::need_more(&d, &uuid_start), Some(Some(452)));
+        assert_eq!(
+            d.decode(&demo[..437]).unwrap(),
+            Decoded::Record {
+                record: Item::Header {
+                    bytes: &demo[..436]
+                },
+                consumed: 436
+            }
+        );
+        assert_eq!(d.header().map(DemoHeader::map_sha256), Some(None));
+        let tick = Chunk::Tick {
+            tick: 7,
+            keyframe: false,
+        };
+        assert_eq!(
+            d.decode(&demo[436..]).unwrap(),
+            Decoded::Record {
+                record: Item::Chunk(tick),
+                consumed: 5
+            }
+        );
+        assert_eq!((d.offset(), d.end(0)), (441, End::Complete));
     }
 }
