@@ -118,6 +118,18 @@ impl ChunkDecoder {
         }
     }
 
+    /// A decoder fused with `error` before the chunk stream (the
+    /// whole-file decoder's error in the header, nothing consumed): every
+    /// call returns it.
+    pub(crate) const fn failed(error: Error) -> Self {
+        Self {
+            version: 0,
+            tick: None,
+            offset: 0,
+            failed: Some(error),
+        }
+    }
+
     /// The offset of the next chunk.
     #[must_use]
     pub const fn offset(&self) -> usize {
