@@ -7,12 +7,16 @@
 use std::fs::File;
 use std::io::BufReader;
 
-use gamefmt::demo::{OwnedBuffers, Reader, Reconstructor};
+use gamefmt::demo::{Item, OwnedBuffers, Reader, Reconstructor};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let path = std::env::args().nth(1).ok_or("usage: demo FILE.demo")?;
-    let mut reader = Reader::new(BufReader::new(File::open(path)?))?;
-    let header = reader.header().clone();
+    let mut reader = Reader::new(BufReader::new(File::open(path)?));
+    reader.next().transpose()?; // the header, the first record
+    let header = reader
+        .header()
+        .ok_or("the file ends inside the header")?
+        .clone();
     println!(
         "demo v{} ({}), map {} ({} bytes), {} s",
         header.version(),
@@ -23,8 +27,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     let mut buffers = OwnedBuffers::new();
     let mut rec = Reconstructor::new(buffers.buffers(), header.item_sizes());
-    while let Some(chunk) = reader.next() {
-        if let Some(frame) = rec.push(&chunk?)?.filter(|f| f.keyframe) {
+    while let Some(item) = reader.next() {
+        // The embedded map's pieces (Item::MapPiece) come before the chunks.
+        if let Item::Chunk(chunk) = item?
+            && let Some(frame) = rec.push(&chunk)?.filter(|f| f.keyframe)
+        {
             let items = frame.snapshot.item_count();
             println!("  keyframe {}: {items} items", frame.tick);
         }

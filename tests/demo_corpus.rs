@@ -1,7 +1,9 @@
 //! Every corpus demo: header, embedded map (a valid datafile whose SHA-256
 //! matches the v6 header), every chunk decoded, every delta applied (the
 //! reconstructor's snapshot passing the full check at every step), a
-//! snapshot at every tick; the std reader agrees with the slice iterator;
+//! snapshot at every tick; the whole-file decoder (through the std reader,
+//! with a fixed or a growing buffer, and pushed a few bytes at a time)
+//! agrees with the view and its slice iterator, and ends cut files quietly;
 //! the `gamefmt` CLI reproduces every fact of `demos.expected.jsonl`.
 #![allow(
     clippy::unwrap_used,
@@ -14,10 +16,11 @@
 use crate::common;
 
 use gamefmt::demo::{
-    Chunk, ChunkKind, DemoView, Frames, OwnedBuffers, Reader, Reconstructor, decode_payload,
+    Chunk, ChunkKind, Decoder, DemoView, Frames, Item, OwnedBuffers, Reader, Reconstructor,
+    decode_payload,
 };
 use gamefmt::snapshot::SnapshotView;
-use gamefmt::stream::End;
+use gamefmt::stream::{Decoded, End};
 use sha2::{Digest, Sha256};
 use zerocopy::little_endian::I32;
 
@@ -125,36 +128,185 @@ fn a_snapshot_at_every_tick() {
     }
 }
 
+/// What a whole-file decoder gave, checked record by record against the
+/// view of the same file: the header first (its bytes, then its facts),
+/// the map's pieces in order (`last` on the one that completes it), then
+/// the slice iterator's chunks. Returns the largest piece and how many.
+struct Against<'v, 'a> {
+    name: &'v str,
+    bytes: &'a [u8],
+    view: &'v DemoView<'a>,
+    chunks: gamefmt::demo::DemoChunkIter<'a>,
+    map: Vec<u8>,
+    records: usize,
+    pieces: usize,
+    largest_piece: usize,
+}
+
+impl<'v, 'a> Against<'v, 'a> {
+    fn new(name: &'v str, bytes: &'a [u8], view: &'v DemoView<'a>) -> Self {
+        let chunks = view.chunks();
+        let (map, records, pieces, largest_piece) = (Vec::new(), 0, 0, 0);
+        Self {
+            name,
+            bytes,
+            view,
+            chunks,
+            map,
+            records,
+            pieces,
+            largest_piece,
+        }
+    }
+
+    /// One record, and the decoder's header facts after it.
+    fn record(&mut self, item: Item<'_>, header: Option<&gamefmt::demo::DemoHeader>) {
+        let name = self.name;
+        let map_len = self.view.map_data().len();
+        match item {
+            Item::Header { bytes } => {
+                assert_eq!(self.records, 0, "{name}: the header first");
+                assert_eq!(
+                    bytes,
+                    &self.bytes[..self.view.header().map_offset()],
+                    "{name}"
+                );
+            }
+            Item::MapPiece { bytes, last } => {
+                assert!(!bytes.is_empty(), "{name}: an empty piece");
+                self.map.extend_from_slice(bytes);
+                assert_eq!(last, self.map.len() == map_len, "{name}: last piece");
+                self.pieces += 1;
+                self.largest_piece = self.largest_piece.max(bytes.len());
+            }
+            Item::Chunk(chunk) => {
+                assert_eq!(self.map.len(), map_len, "{name}: a chunk inside the map");
+                let want = self.chunks.next().map(|c| c.unwrap());
+                assert_eq!(Some(chunk), want, "{name}: chunk {}", self.records);
+            }
+        }
+        assert_eq!(header, Some(self.view.header()), "{name}: header facts");
+        self.records += 1;
+    }
+
+    /// After the last record: nothing missed, the same ending.
+    fn finish(mut self, end: End) -> (usize, usize) {
+        let name = self.name;
+        assert!(self.records > 0, "{name}: no records");
+        assert!(self.map == self.view.map_data(), "{name}: the map's pieces");
+        assert_eq!(self.chunks.next(), None, "{name}: chunks missed");
+        assert_eq!(end, self.chunks.end(), "{name}: ending");
+        (self.pieces, self.largest_piece)
+    }
+}
+
+/// A reader that returns at most 1000 bytes per call.
+struct Trickle<'a>(&'a [u8]);
+
+impl std::io::Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = buf.len().min(self.0.len()).min(1000);
+        buf[..n].copy_from_slice(&self.0[..n]);
+        self.0 = &self.0[n..];
+        Ok(n)
+    }
+}
+
+/// Every record of `reader` through [`Against`]: (pieces, largest piece).
+fn read_against<R: std::io::Read>(
+    name: &str,
+    bytes: &[u8],
+    view: &DemoView<'_>,
+    mut reader: Reader<R>,
+) -> (usize, usize) {
+    assert_eq!(reader.header(), None, "{name}: before the first record");
+    let mut against = Against::new(name, bytes, view);
+    while let Some(item) = reader.next() {
+        let item = item.unwrap_or_else(|e| panic!("{name}: {e}"));
+        // The record borrows the reader: compare it before asking the
+        // header, which is the same after it.
+        let header = Some(view.header().clone());
+        against.record(item, header.as_ref());
+        assert_eq!(reader.header(), header.as_ref(), "{name}");
+    }
+    against.finish(reader.end())
+}
+
 #[test]
-fn std_reader_matches_slice_iterator() {
-    let Some(demos) = demos("std_reader_matches_slice_iterator") else {
+fn whole_file_reader_matches_view_and_slice_iterator() {
+    let Some(demos) = demos("whole_file_reader_matches_view_and_slice_iterator") else {
         return;
     };
+    let mut streamed = 0;
     for (name, bytes) in &demos {
         let view = DemoView::parse(bytes).unwrap();
-        // A reader that returns at most 1000 bytes per call.
-        struct Trickle<'a>(&'a [u8]);
-        impl std::io::Read for Trickle<'_> {
-            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-                let n = buf.len().min(self.0.len()).min(1000);
-                buf[..n].copy_from_slice(&self.0[..n]);
-                self.0 = &self.0[n..];
-                Ok(n)
-            }
-        }
-        let mut reader = Reader::new(Trickle(bytes)).unwrap();
-        assert_eq!(reader.header(), view.header());
+        // The growing buffer, fed 1000 bytes per read: a piece per read
+        // (the reader does not wait for more once a byte is there).
+        let (pieces, _) = read_against(name, bytes, &view, Reader::new(Trickle(bytes)));
+        assert!(
+            pieces <= 2 + view.map_data().len() / 1000,
+            "{name}: {pieces} pieces"
+        );
+        // A fixed buffer of 4 KiB, or the largest chunk if it is longer.
         let mut chunks = view.chunks();
+        let (mut at, mut largest) = (chunks.offset(), 0);
+        while let Some(Ok(_)) = chunks.next() {
+            largest = largest.max(chunks.offset() - at);
+            at = chunks.offset();
+        }
+        let cap = largest.max(4096);
+        let reader = Reader::with_capacity(&bytes[..], cap);
+        let (pieces, largest_piece) = read_against(name, bytes, &view, reader);
+        assert!(
+            largest_piece <= cap,
+            "{name}: a piece of {largest_piece} bytes"
+        );
+        if view.map_data().len() > cap {
+            assert!(pieces > 1, "{name}: the map streamed in {cap} bytes");
+            streamed += 1;
+        }
+    }
+    // Four corpus demos embed maps of 0.6 to 1.2 MB (their headers' map
+    // sizes), longer than any chunk: streamed in pieces.
+    if common::shared_corpus() {
+        assert!(streamed >= 4, "{streamed} maps streamed");
+    }
+}
+
+#[test]
+fn whole_file_decoder_pushed_a_few_bytes_at_a_time() {
+    let Some(demos) = demos("whole_file_decoder_pushed_a_few_bytes_at_a_time") else {
+        return;
+    };
+    // The smallest demo, pushed 7 bytes at a time: every record is told
+    // "need more" until it is whole (the map's pieces: until a byte is
+    // there).
+    let (name, bytes) = demos.iter().min_by_key(|(_, b)| b.len()).unwrap();
+    let view = DemoView::parse(bytes).unwrap();
+    let mut against = Against::new(name, bytes, &view);
+    let mut decoder = Decoder::new();
+    let mut pending: Vec<u8> = Vec::new();
+    for piece in bytes.chunks(7) {
+        pending.extend_from_slice(piece);
+        let mut used = 0;
         loop {
-            let a = chunks.next().map(Result::unwrap);
-            let b = reader.next().map(Result::unwrap);
-            assert_eq!(a, b, "{name}");
-            if a.is_none() {
-                break;
+            match decoder.decode(&pending[used..]).unwrap() {
+                Decoded::Record { record, consumed } => {
+                    used += consumed;
+                    against.record(record, decoder.header());
+                }
+                Decoded::NeedMore { .. } => break,
+                Decoded::Done { .. } => panic!("{name}: a demo has no end marker"),
             }
         }
-        assert_eq!(reader.end(), chunks.end(), "{name}");
+        pending.drain(..used);
     }
+    assert!(
+        decoder.offset() + pending.len() == bytes.len(),
+        "{name}: offset"
+    );
+    let (pieces, _) = against.finish(decoder.end(pending.len()));
+    assert!(pieces > 1, "{name}: the map in 7-byte pieces");
 }
 
 #[test]
@@ -179,8 +331,9 @@ fn owned_reconstructor_beside_its_reader_matches_borrowed_frames() {
             let ints: Vec<i32> = f.snapshot.as_ints().iter().map(|v| v.get()).collect();
             borrowed.push((f.tick, f.keyframe, f.snapshot.checksum(), ints));
         }
-        let reader = Reader::new(&bytes[..]).unwrap();
-        let sizes = reader.header().item_sizes();
+        let mut reader = Reader::new(&bytes[..]);
+        reader.next().unwrap().unwrap(); // the header
+        let sizes = reader.header().unwrap().item_sizes();
         let mut walk = Walk {
             reader,
             rec: Reconstructor::owned(sizes),
@@ -190,8 +343,10 @@ fn owned_reconstructor_beside_its_reader_matches_borrowed_frames() {
             let ints: Vec<i32> = f.snapshot.as_ints().iter().map(|v| v.get()).collect();
             streamed.push((f.tick, f.keyframe, f.snapshot.checksum(), ints));
         };
-        while let Some(chunk) = walk.reader.next() {
-            let chunk = chunk.unwrap_or_else(|e| panic!("{name}: {e}"));
+        while let Some(item) = walk.reader.next() {
+            let Item::Chunk(chunk) = item.unwrap_or_else(|e| panic!("{name}: {e}")) else {
+                continue; // the map's pieces
+            };
             if let Some(f) = walk
                 .rec
                 .push(&chunk)
@@ -252,6 +407,85 @@ fn cut_demos_end_cleanly_after_the_last_whole_chunk() {
     // Cutting inside the header or map is a clean error.
     for cut in 0..start {
         assert!(DemoView::parse(&bytes[..cut]).is_err());
+    }
+}
+
+#[test]
+fn a_buffer_shorter_than_the_header_is_too_small() {
+    let Some(demos) = demos("a_buffer_shorter_than_the_header_is_too_small") else {
+        return;
+    };
+    // The header's length by the format: 176 bytes of fixed fields, 260 of
+    // timeline markers from version 4, and in version 6 the extension's
+    // 16-byte UUID and 32-byte SHA-256 (every corpus version 6 demo has
+    // it). A fixed buffer one byte shorter fails on the first record.
+    for (name, bytes) in &demos {
+        let header = DemoView::parse(bytes).unwrap().header().clone();
+        let len = match (header.version(), header.map_sha256()) {
+            (3, _) => 176,
+            (4 | 5, _) => 436,
+            (_, Some(_)) => 484,
+            (v, None) => panic!("{name}: version {v} without the extension"),
+        };
+        assert_eq!(header.map_offset(), len, "{name}");
+        let mut reader = Reader::with_capacity(&bytes[..], len - 1);
+        let err = match reader.next() {
+            Some(Err(gamefmt::stream::ReadError::Decode(e))) => e,
+            other => panic!("{name}: {:?}", other.map(|r| r.map(|_| ()))),
+        };
+        let kind = gamefmt::ErrorKind::BufferTooSmall { needed: len };
+        assert_eq!((err.kind, err.offset), (kind, 0), "{name}");
+        assert_eq!(reader.header(), None, "{name}");
+        let mut reader = Reader::with_capacity(&bytes[..], len);
+        assert!(
+            matches!(reader.next(), Some(Ok(Item::Header { .. }))),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn whole_file_reader_ends_cut_files_quietly() {
+    let Some(demos) = demos("whole_file_reader_ends_cut_files_quietly") else {
+        return;
+    };
+    // Every corpus demo cut at every offset inside its header and at 25
+    // offsets inside its map: the reader (growing, or a fixed 4 KiB) gives
+    // what the prefix holds, the header whole or not at all, and ends
+    // quietly (the truncation rule) where the file ends, no error.
+    for (name, bytes) in &demos {
+        let full = DemoView::parse(bytes).unwrap();
+        let header_len = full.header().map_offset();
+        let start = full.chunks_offset();
+        let map_cuts = (header_len..start).step_by(((start - header_len) / 25).max(1));
+        for cut in (0..header_len).chain(map_cuts) {
+            for cap in [None, Some(4096)] {
+                let mut reader = match cap {
+                    None => Reader::new(&bytes[..cut]),
+                    Some(cap) => Reader::with_capacity(&bytes[..cut], cap),
+                };
+                let mut map = 0;
+                while let Some(item) = reader.next() {
+                    match item.unwrap_or_else(|e| panic!("{name} cut at {cut}: {e}")) {
+                        Item::Header { bytes } => assert_eq!(bytes.len(), header_len),
+                        Item::MapPiece { bytes, last } => {
+                            map += bytes.len();
+                            assert!(!last, "{name} cut at {cut}");
+                        }
+                        Item::Chunk(c) => panic!("{name} cut at {cut}: {c:?}"),
+                    }
+                }
+                let (offset, facts) = if cut < header_len {
+                    (0, None)
+                } else {
+                    (cut, Some(full.header()))
+                };
+                let end = reader.end();
+                assert_eq!(end, End::Truncated { offset }, "{name} cut at {cut}");
+                assert_eq!(reader.header(), facts, "{name} cut at {cut}");
+                assert_eq!(map, cut.saturating_sub(header_len), "{name} cut at {cut}");
+            }
+        }
     }
 }
 

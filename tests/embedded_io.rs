@@ -1,8 +1,9 @@
 //! The `embedded-io` readers on every corpus stream file, on the host:
 //! `stream::EmbeddedReader` (blocking) and `stream::AsyncReader` (driven
 //! here by a minimal executor) with a 4 KiB caller buffer give the records
-//! and the ending of the slice iterators; the demo readers with a buffer
-//! of the demo's largest chunk give its chunks. (tests/embedded runs the
+//! and the ending of the slice iterators; with the demo decoder and a
+//! buffer of the demo's largest chunk (or header), its header, map and
+//! chunks. (tests/embedded runs the
 //! same readers on an emulated Cortex-M.)
 #![allow(
     clippy::unwrap_used,
@@ -207,27 +208,41 @@ fn demos_through_embedded_readers() {
             largest = largest.max(sizes.offset() - at);
             at = sizes.offset();
         }
-        let mut buf = vec![0u8; largest];
-        let mut reader = demo::EmbeddedReader::new(&bytes[..], &mut buf).unwrap();
-        let mut got = Vec::new();
-        while let Some(Ok(chunk)) = reader.next() {
-            got.push(format!("{chunk:?}"));
+        // Chunks and the map's bytes, the header's facts.
+        type Got = (Vec<String>, Vec<u8>, Option<demo::DemoHeader>);
+        fn keep(got: &mut Got, item: demo::Item<'_>) {
+            match item {
+                demo::Item::Header { .. } => {}
+                demo::Item::MapPiece { bytes, .. } => got.1.extend_from_slice(bytes),
+                demo::Item::Chunk(chunk) => got.0.push(format!("{chunk:?}")),
+            }
         }
-        assert_eq!(
-            (&got, reader.end()),
-            (&want, want_end),
-            "{name}: demo::EmbeddedReader"
+        let want = (want, view.map_data().to_vec(), Some(view.header().clone()));
+        let mut buf = vec![0u8; largest];
+        let mut reader = EmbeddedReader::with_decoder(&bytes[..], &mut buf, demo::Decoder::new());
+        let mut got = Got::default();
+        while let Some(Ok(item)) = reader.next() {
+            keep(&mut got, item);
+        }
+        got.2 = reader.header().cloned();
+        assert!(
+            (&got, reader.end()) == (&want, want_end),
+            "{name}: EmbeddedReader with demo::Decoder"
         );
 
         let mut buf = vec![0u8; largest];
         let (got, end) = block_on(async {
-            let mut reader = demo::AsyncReader::new(&bytes[..], &mut buf).await.unwrap();
-            let mut got = Vec::new();
-            while let Some(Ok(chunk)) = reader.next().await {
-                got.push(format!("{chunk:?}"));
+            let mut reader = AsyncReader::with_decoder(&bytes[..], &mut buf, demo::Decoder::new());
+            let mut got = Got::default();
+            while let Some(Ok(item)) = reader.next().await {
+                keep(&mut got, item);
             }
+            got.2 = reader.header().cloned();
             (got, reader.end())
         });
-        assert_eq!((&got, end), (&want, want_end), "{name}: demo::AsyncReader");
+        assert!(
+            (&got, end) == (&want, want_end),
+            "{name}: AsyncReader with demo::Decoder"
+        );
     }
 }

@@ -222,7 +222,7 @@ fn demos_in_their_largest_chunk() {
         }
         let want_end = chunks.end();
         let stream = &bytes[view.chunks_offset()..];
-        let decoder = demo::Decoder::new(view.header().version(), view.chunks_offset());
+        let decoder = view.header().chunk_decoder();
         let mut got = Vec::new();
         let end = push_through(decoder, stream, largest, |c| got.push(format!("{c:?}")));
         assert_eq!(end, Some(want_end), "{name}: ending with {largest} bytes");
@@ -230,11 +230,13 @@ fn demos_in_their_largest_chunk() {
         // The demo Reader with a fixed buffer that holds the header and
         // the largest chunk.
         let cap = largest.max(demo::DemoHeader::MAX_LEN);
-        let mut reader = demo::Reader::with_capacity(&bytes[..], cap).unwrap();
+        let mut reader = demo::Reader::with_capacity(&bytes[..], cap);
         let mut got = Vec::new();
-        while let Some(c) = reader.next() {
-            let Ok(c) = c else { break };
-            got.push(format!("{c:?}"));
+        while let Some(item) = reader.next() {
+            let Ok(item) = item else { break };
+            if let demo::Item::Chunk(c) = item {
+                got.push(format!("{c:?}"));
+            }
         }
         assert_eq!(
             reader.end(),
@@ -243,7 +245,7 @@ fn demos_in_their_largest_chunk() {
         );
         assert!(got == want, "{name}: reader chunks with {cap} bytes");
         if largest > 1 && want_end == End::Complete {
-            let decoder = demo::Decoder::new(view.header().version(), view.chunks_offset());
+            let decoder = view.header().chunk_decoder();
             let end = push_through(decoder, stream, largest - 1, |_| {});
             assert_eq!(end, None, "{name}: {} bytes sufficed", largest - 1);
         }
@@ -357,16 +359,20 @@ fn demo_frames_from_a_reader() {
             want.push(summary(&f));
         }
 
-        let mut reader = demo::Reader::new(&bytes[..]).unwrap();
+        let mut reader = demo::Reader::new(&bytes[..]);
+        reader.next().unwrap().unwrap(); // the header
         let mut buffers = OwnedBuffers::new();
-        let sizes = reader.header().item_sizes();
+        let sizes = reader.header().unwrap().item_sizes();
         let mut rec = demo::Reconstructor::new(buffers.buffers(), sizes);
         let mut got = Vec::new();
         let mut failed = false;
-        while let Some(chunk) = reader.next() {
-            let Ok(chunk) = chunk else {
+        while let Some(item) = reader.next() {
+            let Ok(item) = item else {
                 failed = true;
                 break;
+            };
+            let demo::Item::Chunk(chunk) = item else {
+                continue; // the map's pieces
             };
             match rec.push(&chunk) {
                 Ok(Some(f)) => got.push(summary(&f)),
@@ -479,6 +485,8 @@ fn need_more_from_framing_equals_decode_on_copy() {
         let header = view.header();
         let start = header.chunks_offset();
         checked += need_more_matches(name, header.chunk_decoder(), &bytes[start..]);
+        // The whole file: the header at every length, the map, the chunks.
+        checked += need_more_matches(name, demo::Decoder::new(), bytes);
     }
     assert!(checked > 1000, "{checked}");
     println!("need_more: {checked} prefixes checked");

@@ -259,7 +259,7 @@ impl Demo {
 }
 
 impl Stream for Demo {
-    type State = demo::Decoder;
+    type State = demo::ChunkDecoder;
     /// Kind (0 tick, 1 snapshot, 2 message, 3 delta, 4 unknown), tick or
     /// payload length.
     type Record = (u8, i64);
@@ -268,10 +268,7 @@ impl Stream for Demo {
         let view = DemoView::parse(bytes).ok()?;
         let _ = view.map().map(|m| m.item_count());
         self.sizes = view.header().item_sizes();
-        Some((
-            demo::Decoder::new(view.header().version(), view.chunks_offset()),
-            view.chunks_offset(),
-        ))
+        Some((view.header().chunk_decoder(), view.chunks_offset()))
     }
 
     fn step(&mut self, d: &mut Self::State, input: &[u8], _: usize) -> Step<Self::Record> {
@@ -345,7 +342,7 @@ impl Stream for Demo {
             let _ = frame.snapshot.items().count();
         }
         let mut chunks = view.chunks();
-        let mut d = demo::Decoder::new(view.header().version(), view.chunks_offset());
+        let mut d = view.header().chunk_decoder();
         while let Some(c) = chunks.next() {
             let Ok(_) = c else { return out };
             // The record summary, from the same bytes through the step.

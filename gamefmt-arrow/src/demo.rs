@@ -9,7 +9,10 @@ use std::io::Read;
 
 use arrow_array::RecordBatch;
 use gamefmt::Protocol;
-use gamefmt::demo::{Chunk, ChunkKind, Frame, OwnedBuffers, Reader, Reconstructor, message_id};
+use gamefmt::demo::{
+    Chunk, ChunkKind, DemoHeader, Frame, Item, OwnedBuffers, Reader, Reconstructor, message_id,
+};
+use gamefmt::stream::End;
 use gamefmt::zerocopy::IntoBytes;
 
 use crate::columns::{
@@ -162,6 +165,19 @@ impl Demo {
     }
 }
 
+/// Reads the first record of a new reader, the header: its facts. A file
+/// that ends before it is cut (an error here: nothing can be read).
+fn read_header<R: Read>(reader: &mut Reader<R>) -> Result<DemoHeader, Error> {
+    if let Some(item) = reader.next() {
+        item?;
+    }
+    match (reader.header(), reader.end()) {
+        (Some(header), _) => Ok(header.clone()),
+        (None, End::Damaged(e)) => Err(Error::Decode(e)),
+        (None, _) => Err(Error::Decode(gamefmt::Error::truncated(reader.offset()))),
+    }
+}
+
 impl Steps for Demo {
     /// Decodes one chunk: a message's row, or a frame's rows when a tick
     /// marker ends a tick (the last frame's at the end).
@@ -170,9 +186,10 @@ impl Steps for Demo {
             return Ok(false);
         }
         if let Some(input) = self.input.take() {
-            let reader = Reader::new(input)?;
-            let protocol = Protocol::of_net_version(reader.header().net_version());
-            let rec = Reconstructor::owned(reader.header().item_sizes());
+            let mut reader = Reader::new(input);
+            let header = read_header(&mut reader)?;
+            let protocol = Protocol::of_net_version(header.net_version());
+            let rec = Reconstructor::owned(header.item_sizes());
             self.open = Some(Open {
                 reader,
                 rec,
@@ -193,14 +210,17 @@ impl Steps for Demo {
         // validate` says.
         let at = reader.offset();
         let at_chunk = |e: gamefmt::Error| Error::Decode(gamefmt::Error::new(e.kind, at));
-        let Some(chunk) = reader.next() else {
+        let Some(item) = reader.next() else {
             self.done = true;
             if let (Some(frame), Some(t)) = (rec.finish(), self.items.as_mut()) {
                 snapshot_rows(t, self.file.as_deref(), &frame);
             }
             return Ok(false);
         };
-        let chunk = chunk?;
+        // The embedded map's pieces are not read.
+        let Item::Chunk(chunk) = item? else {
+            return Ok(true);
+        };
         match chunk {
             Chunk::Tick { tick, .. } => self.tick = Some(tick),
             Chunk::Data {

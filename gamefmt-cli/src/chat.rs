@@ -65,8 +65,8 @@ fn wanted(options: Options, kind: ChatKind) -> bool {
 /// `gamefmt chat` on a demo: Sv_Chat messages, named from the snapshot in
 /// effect (client info objects) or, in 0.7, the latest Sv_ClientInfo.
 pub fn demo(input: &mut Input, options: Options, out: &mut dyn Write) -> Result<(), CliError> {
-    let mut reader = gamefmt::demo::Reader::new(&mut *input)?;
-    let protocol = Protocol::of_net_version(reader.header().net_version());
+    let mut reader = gamefmt::demo::Reader::new(&mut *input);
+    let protocol = Protocol::of_net_version(demo::open(&mut reader, None)?.net_version());
     let mut names07: BTreeMap<i32, String> = BTreeMap::new();
     demo::walk(&mut reader, |_, tick, rec, msg| {
         let Some(msg) = msg else { return Ok(()) };

@@ -1,9 +1,9 @@
 //! `gamefmt` on Teeworlds/DDNet demos.
 
-use std::io::{self, Read, Write};
+use std::io::{Read, Write};
 
 use gamefmt::demo::{
-    Chunk, ChunkKind, DemoHeader, DemoView, OwnedBuffers, Reader, Reconstructor, message_id,
+    Chunk, ChunkKind, DemoHeader, DemoView, Item, OwnedBuffers, Reader, Reconstructor, message_id,
 };
 use gamefmt::stream::End;
 use gamefmt::zerocopy::IntoBytes;
@@ -32,9 +32,36 @@ pub struct Facts {
     end: &'static str,
 }
 
-/// Decodes every chunk (payloads included) and rebuilds the snapshot at
-/// every tick; `each` sees every chunk with the tick and snapshot in effect
-/// and, for a message chunk, the message bytes.
+/// Reads a demo's header and embedded map from `reader` (a new one),
+/// which is left at the first chunk; appends their bytes to `prelude` if
+/// given. A file that ends before the chunks is an error.
+pub fn open<R: Read>(
+    reader: &mut Reader<R>,
+    mut prelude: Option<&mut Vec<u8>>,
+) -> Result<DemoHeader, CliError> {
+    loop {
+        let (bytes, done) = match reader.next() {
+            Some(Ok(Item::Header { bytes })) => (bytes, false),
+            Some(Ok(Item::MapPiece { bytes, last })) => (bytes, last),
+            Some(Ok(Item::Chunk(_))) => break,
+            Some(Err(e)) => return Err(e.into()),
+            None => return Err(gamefmt::Error::truncated(reader.offset()).into()),
+        };
+        if let Some(prelude) = prelude.as_deref_mut() {
+            prelude.extend_from_slice(bytes);
+        }
+        let header = reader.header().filter(|h| done || h.map_size() == 0);
+        if let Some(header) = header {
+            return Ok(header.clone());
+        }
+    }
+    Err(CliError::Invalid("a demo chunk before the header".into()))
+}
+
+/// Decodes every chunk (payloads included) of a reader past the header
+/// and the map ([`open`]) and rebuilds the snapshot at every tick; `each`
+/// sees every chunk with the tick and snapshot in effect and, for a
+/// message chunk, the message bytes.
 pub fn walk<R: Read>(
     reader: &mut Reader<R>,
     mut each: impl FnMut(
@@ -45,7 +72,8 @@ pub fn walk<R: Read>(
     ) -> Result<(), CliError>,
 ) -> Result<Facts, CliError> {
     let mut owned = OwnedBuffers::new();
-    let mut rec = Reconstructor::new(owned.buffers(), reader.header().item_sizes());
+    let sizes = reader.header().map_or(&[][..], DemoHeader::item_sizes);
+    let mut rec = Reconstructor::new(owned.buffers(), sizes);
     let mut facts = Facts::default();
     let mut tick = None;
     // The message's bytes, in one buffer reused for every message chunk:
@@ -53,10 +81,12 @@ pub fn walk<R: Read>(
     let mut message = Vec::new();
     loop {
         let at = reader.offset();
-        let Some(chunk) = reader.next() else {
-            break;
+        let chunk = match reader.next() {
+            Some(Ok(Item::Chunk(chunk))) => chunk,
+            Some(Ok(_)) => return Err(CliError::Invalid("demo header or map not read".into())),
+            Some(Err(e)) => return Err(e.into()),
+            None => break,
         };
-        let chunk = chunk?;
         facts.chunks = facts.chunks.saturating_add(1);
         let mut is_message = false;
         match chunk {
@@ -109,9 +139,9 @@ fn hex(bytes: &[u8]) -> String {
 
 /// `gamefmt inspect` for a demo.
 pub fn inspect(input: &mut Input, as_json: bool, out: &mut dyn Write) -> Result<(), CliError> {
-    let mut reader = Reader::new(&mut *input)?;
+    let mut reader = Reader::new(&mut *input);
+    let h = open(&mut reader, None)?;
     let f = walk(&mut reader, |_, _, _, _| Ok(()))?;
-    let h = reader.header().clone();
     drop(reader);
     let size = input.finish()?;
     let sha = h.map_sha256().map(|s| hex(s));
@@ -181,8 +211,8 @@ pub fn inspect(input: &mut Input, as_json: bool, out: &mut dyn Write) -> Result<
 /// `gamefmt dump` for a demo: one JSON line per chunk; messages typed,
 /// snapshots with their players.
 pub fn dump(input: &mut Input, out: &mut dyn Write) -> Result<(), CliError> {
-    let mut reader = Reader::new(input)?;
-    let protocol = Protocol::of_net_version(reader.header().net_version());
+    let mut reader = Reader::new(input);
+    let protocol = Protocol::of_net_version(open(&mut reader, None)?.net_version());
     walk(&mut reader, |chunk, tick, rec, msg| {
         let line: Value = match *chunk {
             Chunk::Tick { tick, keyframe } => {
@@ -226,22 +256,12 @@ pub fn dump(input: &mut Input, out: &mut dyn Write) -> Result<(), CliError> {
 /// `gamefmt validate` for a demo: the header, every chunk and every
 /// delta, then the embedded map (so that damage in the chunks is told as
 /// the Arrow tables tell it: they do not read the map).
-/// The header and the embedded map are read into memory (maps are small),
-/// then the chunks are streamed.
+/// The header and the embedded map are kept in memory (maps are small)
+/// while the chunks are streamed.
 pub fn validate(input: &mut Input, out: &mut dyn Write) -> Result<(), CliError> {
     let mut prefix = Vec::new();
-    (&mut *input)
-        .take(DemoHeader::MAX_LEN as u64)
-        .read_to_end(&mut prefix)?;
-    let header = DemoHeader::parse(&prefix)?;
-    let map_end = header
-        .map_offset()
-        .saturating_add(usize::try_from(header.map_size()).unwrap_or(usize::MAX));
-    let more = map_end.saturating_sub(prefix.len());
-    (&mut *input)
-        .take(u64::try_from(more).unwrap_or(u64::MAX))
-        .read_to_end(&mut prefix)?;
-    let mut reader = Reader::new(io::Cursor::new(&prefix).chain(input))?;
+    let mut reader = Reader::new(input);
+    let header = open(&mut reader, Some(&mut prefix))?;
     let f = walk(&mut reader, |_, _, _, _| Ok(()))?;
     drop(reader);
     let view = DemoView::parse(&prefix)?;

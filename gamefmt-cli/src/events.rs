@@ -134,8 +134,8 @@ fn write(
 
 /// `gamefmt events` on a demo.
 pub fn demo(input: &mut Input, as_json: bool, out: &mut dyn Write) -> Result<(), CliError> {
-    let mut reader = gamefmt::demo::Reader::new(&mut *input)?;
-    let header = reader.header().clone();
+    let mut reader = gamefmt::demo::Reader::new(&mut *input);
+    let header = demo::open(&mut reader, None)?;
     let protocol = Protocol::of_net_version(header.net_version());
     let map = Event::MapChange {
         map: NetStr(header.map_name().as_bytes()),

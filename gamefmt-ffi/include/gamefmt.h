@@ -550,7 +550,7 @@ typedef struct GamefmtDemoInfo {
  */
 typedef struct GamefmtDemoDecoder {
   /**
-   * Opaque state (a tag word and gamefmt's `demo::Decoder`).
+   * Opaque state (a tag word and gamefmt's `demo::ChunkDecoder`).
    */
   uint64_t opaque[GAMEFMT_DEMO_DECODER_WORDS];
 } GamefmtDemoDecoder;

@@ -14,7 +14,8 @@
 use core::ffi::c_char;
 
 use gamefmt::demo::{
-    Buffers, Chunk, ChunkKind, Decoder, DemoHeader, MAX_PAYLOAD, MAX_PAYLOAD_INTS, Reconstructor,
+    Buffers, Chunk, ChunkDecoder, ChunkKind, DemoHeader, MAX_PAYLOAD, MAX_PAYLOAD_INTS,
+    Reconstructor,
 };
 use gamefmt::snapshot::MAX_SNAPSHOT_INTS;
 use gamefmt::zerocopy::FromBytes;
@@ -48,11 +49,11 @@ pub const GAMEFMT_DEMO_DECODER_WORDS: usize = 16;
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct GamefmtDemoDecoder {
-    /// Opaque state (a tag word and gamefmt's `demo::Decoder`).
+    /// Opaque state (a tag word and gamefmt's `demo::ChunkDecoder`).
     pub opaque: [u64; GAMEFMT_DEMO_DECODER_WORDS],
 }
 
-opaque!(GamefmtDemoDecoder, Decoder, 0x646d_0002);
+opaque!(GamefmtDemoDecoder, ChunkDecoder, 0x646d_0002);
 
 /// Words of [`GamefmtReconstructor`].
 pub const GAMEFMT_RECONSTRUCTOR_WORDS: usize = 24;

@@ -4,7 +4,7 @@
 
 use gamefmt::Format;
 use gamefmt::demo::{
-    Chunk, ChunkKind, DemoHeader, OwnedBuffers, Reader, Reconstructor, message_id,
+    Chunk, ChunkKind, DemoHeader, Item, OwnedBuffers, Reader, Reconstructor, message_id,
 };
 use gamefmt::stream::End;
 use gamefmt::zerocopy::IntoBytes;
@@ -72,8 +72,8 @@ impl Demo {
         if let Some(h) = &slf.header {
             return Ok(h.clone_ref(py));
         }
-        let reader = Reader::new(slf.as_super().input.stream(py)?).map_err(error::read)?;
-        let h = header(py, reader.header())?.unbind();
+        let (_, facts) = open(slf.as_super().input.stream(py)?)?;
+        let h = header(py, &facts)?.unbind();
         slf.header = Some(h.clone_ref(py));
         Ok(h)
     }
@@ -98,10 +98,10 @@ impl Demo {
     fn chunks(slf: Bound<'_, Self>, snapshots: bool) -> PyResult<Py<Chunks>> {
         let py = slf.py();
         let stream = slf.borrow_mut().as_super().input.stream(py)?;
-        let reader = Reader::new(stream).map_err(error::read)?;
-        let h = header(py, reader.header())?.unbind();
+        let (reader, facts) = open(stream)?;
+        let h = header(py, &facts)?.unbind();
         slf.borrow_mut().header.get_or_insert(h);
-        let rec = Reconstructor::owned(reader.header().item_sizes());
+        let rec = Reconstructor::owned(facts.item_sizes());
         Py::new(
             py,
             Chunks {
@@ -121,6 +121,22 @@ impl Demo {
     fn __repr__(&self) -> String {
         "<gamefmt.Demo>".to_owned()
     }
+}
+
+/// A reader of `stream` past its first record, the header, and the
+/// header's facts; a file that ends before it is cut (an error here:
+/// nothing can be read).
+fn open(stream: Stream) -> PyResult<(Reader<Stream>, DemoHeader)> {
+    let mut reader = Reader::new(stream);
+    if let Some(item) = reader.next() {
+        item.map_err(error::read)?;
+    }
+    let header = match (reader.header(), reader.end()) {
+        (Some(header), _) => header.clone(),
+        (None, End::Damaged(e)) => return Err(error::decode(e)),
+        (None, _) => return Err(error::decode(gamefmt::Error::truncated(reader.offset()))),
+    };
+    Ok((reader, header))
 }
 
 /// An iterator over a demo's chunks (dicts).
@@ -192,21 +208,25 @@ impl Chunks {
         let Some(mut reader) = self.reader.take() else {
             return Ok(None);
         };
-        let at = reader.offset();
-        let out = match reader.next() {
-            Some(Ok(Chunk::Tick { tick, keyframe })) => {
-                self.tick = Some(tick);
-                dict!(py, {"kind" => "tick", "tick" => tick, "keyframe" => keyframe, "offset" => at})
-                    .map(|d| Some(d.unbind()))
-            }
-            Some(Ok(chunk @ Chunk::Data { kind, payload })) => self
-                .data(py, at, &chunk, kind, payload)
-                .map(|d| Some(d.unbind())),
-            Some(Err(e)) => Err(error::read(e)),
-            None => {
-                self.owner.borrow_mut(py).end = Some(reader.end());
-                return Ok(None);
-            }
+        let out = loop {
+            let at = reader.offset();
+            break match reader.next() {
+                Some(Ok(Item::Chunk(Chunk::Tick { tick, keyframe }))) => {
+                    self.tick = Some(tick);
+                    dict!(py, {"kind" => "tick", "tick" => tick, "keyframe" => keyframe, "offset" => at})
+                        .map(|d| Some(d.unbind()))
+                }
+                Some(Ok(Item::Chunk(chunk @ Chunk::Data { kind, payload }))) => self
+                    .data(py, at, &chunk, kind, payload)
+                    .map(|d| Some(d.unbind())),
+                // The embedded map's pieces are not read.
+                Some(Ok(Item::Header { .. } | Item::MapPiece { .. })) => continue,
+                Some(Err(e)) => Err(error::read(e)),
+                None => {
+                    self.owner.borrow_mut(py).end = Some(reader.end());
+                    return Ok(None);
+                }
+            };
         };
         if out.is_ok() {
             self.reader = Some(reader);

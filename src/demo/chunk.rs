@@ -69,9 +69,12 @@ pub enum Chunk<'a> {
 /// largest chunk of its demo; this many bytes hold any.
 pub const MAX_CHUNK: usize = 3 + 65_535;
 
-/// The chunk-header state machine, a push decoder following the [stream
+/// The chunk-header state machine, a push decoder of the chunk stream
+/// alone (after the header and the embedded map) following the [stream
 /// contract](crate::stream): the demo version, the last tick and the
-/// position.
+/// position. The whole file's decoder, [`Decoder`](super::Decoder), runs
+/// it after the map; [`DemoHeader::chunk_decoder`](super::DemoHeader::chunk_decoder)
+/// makes one for a caller that has read the header itself.
 ///
 /// Feed it bytes that start at a chunk boundary; it returns one chunk
 /// borrowed from them or [`Decoded::NeedMore`]. Its state changes only when
@@ -79,12 +82,12 @@ pub const MAX_CHUNK: usize = 3 + 65_535;
 /// buffer must hold the demo's largest chunk (at most [`MAX_CHUNK`] bytes).
 ///
 /// ```
-/// use gamefmt::demo::{Chunk, Decoder};
+/// use gamefmt::demo::{Chunk, ChunkDecoder};
 /// use gamefmt::stream::{Decoded, End};
 ///
 /// // A tick marker (absolute tick 100), then a 3-byte message chunk, cut.
 /// let stream = [0x80, 0, 0, 0, 100, 0x43, 1, 2, 3];
-/// let mut decoder = Decoder::new(5, 0);
+/// let mut decoder = ChunkDecoder::new(5, 0);
 /// let Decoded::Record { record, consumed } = decoder.decode(&stream)? else { panic!() };
 /// assert_eq!((record, consumed), (Chunk::Tick { tick: 100, keyframe: false }, 5));
 /// let rest = &stream[5..8];
@@ -93,14 +96,14 @@ pub const MAX_CHUNK: usize = 3 + 65_535;
 /// # Ok::<(), gamefmt::Error>(())
 /// ```
 #[derive(Clone, Copy, Debug)]
-pub struct Decoder {
+pub struct ChunkDecoder {
     version: u8,
     tick: Option<i32>,
     offset: usize,
     failed: Option<Error>,
 }
 
-impl Decoder {
+impl ChunkDecoder {
     /// A decoder for a demo of `version` (3 to 6) before its first chunk,
     /// which is at input offset `offset` (the base of error offsets: 0 for
     /// a caller feeding the chunk stream alone, the chunk stream's file
@@ -112,6 +115,18 @@ impl Decoder {
             tick: None,
             offset,
             failed: None,
+        }
+    }
+
+    /// A decoder fused with `error` before the chunk stream (the
+    /// whole-file decoder's error in the header, nothing consumed): every
+    /// call returns it.
+    pub(crate) const fn failed(error: Error) -> Self {
+        Self {
+            version: 0,
+            tick: None,
+            offset: 0,
+            failed: Some(error),
         }
     }
 
@@ -151,21 +166,39 @@ impl Decoder {
     /// # Errors
     /// A delta before the first absolute tick and ticks outside
     /// `0..0x6FFFFFFF`, at the chunk's offset (counted from the offset
-    /// given to [`Decoder::new`]). Fused afterwards.
+    /// given to [`ChunkDecoder::new`]). Fused afterwards.
     #[inline]
     pub fn decode<'b>(&mut self, buf: &'b [u8]) -> Result<Decoded<Chunk<'b>>> {
+        self.decode_as(buf, |chunk| chunk)
+    }
+
+    /// [`Self::decode`], with each chunk wrapped by `wrap` where it is
+    /// returned (the whole-file decoder's [`Item::Chunk`](super::Item::Chunk)),
+    /// so that it is not moved out of one result into another.
+    #[inline(always)]
+    pub(crate) fn decode_as<'b, T>(
+        &mut self,
+        buf: &'b [u8],
+        wrap: impl FnOnce(Chunk<'b>) -> T,
+    ) -> Result<Decoded<T>> {
         if let Some(e) = self.failed {
             return Err(e);
         }
-        let result = self.decode_unfused(buf);
-        match result {
-            Ok(Decoded::Record { consumed, .. }) => {
+        match self.decode_unfused(buf) {
+            Ok(Decoded::Record { record, consumed }) => {
                 self.offset = self.offset.saturating_add(consumed);
+                Ok(Decoded::Record {
+                    record: wrap(record),
+                    consumed,
+                })
             }
-            Err(e) => self.failed = Some(e),
-            Ok(_) => {}
+            Ok(Decoded::NeedMore { needed }) => Ok(Decoded::NeedMore { needed }),
+            Ok(Decoded::Done { consumed }) => Ok(Decoded::Done { consumed }),
+            Err(e) => {
+                self.failed = Some(e);
+                Err(e)
+            }
         }
-        result
     }
 
     #[inline]
@@ -239,11 +272,12 @@ impl Decoder {
     }
 }
 
-impl stream::Decoder for Decoder {
+impl stream::Decoder for ChunkDecoder {
     type Record<'a> = Chunk<'a>;
 
     /// The chunk stream alone has no header: the file's is a
-    /// [`DemoHeader`](super::DemoHeader), read before it.
+    /// [`DemoHeader`](super::DemoHeader), read before it (by
+    /// [`Decoder`](super::Decoder), for one).
     type Header = ();
 
     const MAX_RECORD: usize = MAX_CHUNK;
@@ -299,20 +333,20 @@ impl stream::Decoder for Decoder {
 }
 
 /// Pull iterator over the chunks of a demo in memory; see
-/// [`super::DemoView::chunks`]: the [`SliceIter`] of [`Decoder`].
+/// [`super::DemoView::chunks`]: the [`SliceIter`] of [`ChunkDecoder`].
 ///
 /// Yields `Result<Chunk>`, fused after an error; error offsets are file
 /// offsets. A stream cut short inside a chunk ends quietly after the last
 /// whole chunk ([the truncation rule](crate::stream#the-truncation-rule));
 /// [`SliceIter::end`] then says [`End::Truncated`].
-pub type DemoChunkIter<'a> = SliceIter<'a, Decoder>;
+pub type DemoChunkIter<'a> = SliceIter<'a, ChunkDecoder>;
 
-impl<'a> SliceIter<'a, Decoder> {
+impl<'a> SliceIter<'a, ChunkDecoder> {
     /// Chunks of a demo of `version` from `bytes`, which start at file
     /// offset `base`.
     #[must_use]
     pub const fn new(bytes: &'a [u8], version: u8, base: usize) -> Self {
-        Self::with_decoder(Decoder::new(version, base), bytes, bytes)
+        Self::with_decoder(ChunkDecoder::new(version, base), bytes, bytes)
     }
 
     /// The tick of the last tick marker returned.
@@ -322,9 +356,9 @@ impl<'a> SliceIter<'a, Decoder> {
     }
 }
 
-impl Sealed for Decoder {}
+impl Sealed for ChunkDecoder {}
 
-impl SliceDecoder for Decoder {
+impl SliceDecoder for ChunkDecoder {
     type Item<'a> = Chunk<'a>;
 
     #[inline]

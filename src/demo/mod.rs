@@ -12,14 +12,21 @@
 //!   ([`DemoView::map`] gives it as a [`crate::datafile::DatafileView`]) and
 //!   the chunk stream.
 //! - [`DemoView::chunks`] is a pull iterator over [`Chunk`]s
-//!   ([`DemoChunkIter`], built on the push decoder [`Decoder`], following
-//!   the [stream contract](crate::stream)); [`decode_payload`]
-//!   Huffman-decodes and unpacks a payload into buffers the caller owns. A
-//!   stream cut short ends quietly after the last whole chunk, and
-//!   [`DemoChunkIter::end`] says so.
-//! - [`Decoder`] is fed the chunk stream by the caller, whose buffer must
-//!   hold the demo's largest chunk (at most [`MAX_CHUNK`] bytes).
-//! - With `std`, `Reader` does the same over any `io::Read`.
+//!   ([`DemoChunkIter`], built on the chunk stream's push decoder
+//!   [`ChunkDecoder`], following the [stream contract](crate::stream));
+//!   [`decode_payload`] Huffman-decodes and unpacks a payload into buffers
+//!   the caller owns. A stream cut short ends quietly after the last whole
+//!   chunk, and [`DemoChunkIter::end`] says so.
+//! - [`Decoder`] is the push decoder of the whole file, fed whatever bytes
+//!   the caller has: it answers the header ([`Item::Header`], its facts
+//!   kept as a [`DemoHeader`]), the embedded map in pieces
+//!   ([`Item::MapPiece`]), then the chunks ([`Item::Chunk`]). The caller's
+//!   buffer must hold the header and the demo's largest chunk (at most
+//!   [`MAX_CHUNK`] bytes).
+//! - With `std`, `Reader` is it over any `io::Read` (the one generic
+//!   [`crate::stream::Reader`]); with `embedded-io`, `stream::EmbeddedReader`
+//!   and `stream::AsyncReader` with a [`Decoder`] do the same over a
+//!   caller's buffer.
 //! - [`Reconstructor`] keeps the full snapshot in effect while chunks from
 //!   any of them are fed to it, and yields it at every tick, in buffers it
 //!   borrows or (with `alloc`) owns ([`Storage`]); [`Frames`] is it over a
@@ -67,8 +74,7 @@
 //! ```
 
 mod chunk;
-#[cfg(any(feature = "embedded-io", feature = "embedded-io-async"))]
-mod embedded;
+mod decoder;
 pub mod raw;
 #[cfg(feature = "std")]
 mod reader;
@@ -79,11 +85,8 @@ mod recorder;
 mod tools;
 mod view;
 
-pub use chunk::{Chunk, ChunkKind, Decoder, DemoChunkIter, MAX_CHUNK, MAX_TICK, MIN_TICK};
-#[cfg(feature = "embedded-io-async")]
-pub use embedded::AsyncReader;
-#[cfg(feature = "embedded-io")]
-pub use embedded::EmbeddedReader;
+pub use chunk::{Chunk, ChunkDecoder, ChunkKind, DemoChunkIter, MAX_CHUNK, MAX_TICK, MIN_TICK};
+pub use decoder::{Decoder, Item};
 #[cfg(feature = "std")]
 pub use reader::Reader;
 #[cfg(feature = "alloc")]

@@ -163,7 +163,8 @@ impl<S: Storage + ?Sized> Storage for &mut S {
 /// chunks are fed to it — a full snapshot replaces it, a delta is applied
 /// to it — and, fed every chunk with [`Reconstructor::push`], yields the
 /// full snapshot at every tick. The chunks may come from any source:
-/// [`DemoView::chunks`], the push [`super::Decoder`] or a
+/// [`DemoView::chunks`], the push [`super::ChunkDecoder`], or the
+/// [`super::Item::Chunk`]s of the whole-file [`super::Decoder`] and a
 /// [`Reader`](super::Reader). Works in two fixed snapshot buffers (plus the
 /// payload buffers) and never allocates; [`Frames`] is it over a demo in
 /// memory.

@@ -1,9 +1,8 @@
 //! The demo header and the borrowed demo view.
 
-use uuid::Uuid;
 use zerocopy::FromBytes;
 
-use super::chunk::{Decoder, DemoChunkIter};
+use super::chunk::{ChunkDecoder, DemoChunkIter};
 use super::raw::{Header, MAGIC, MAX_MARKERS, TimelineMarkers};
 use super::{SHA256_EXTENSION, net_item_sizes};
 use crate::bytes::Cursor;
@@ -52,12 +51,20 @@ fn check_str(field: &[u8], at: usize) -> Result<()> {
         .map_err(|e| Error::new(ErrorKind::InvalidString, at.saturating_add(e.valid_up_to())))
 }
 
+/// Whether the version 6 header extension's UUID, [`SHA256_EXTENSION`],
+/// is at offset `at` of `bytes` (DDNet reads the extension only then).
+fn has_sha256_extension(bytes: &[u8], at: usize) -> bool {
+    bytes.get(at..at.saturating_add(16)) == Some(SHA256_EXTENSION.as_bytes().as_slice())
+}
+
 impl DemoHeader {
     /// Bytes before the header's variable parts: magic, version, fixed
     /// header.
     pub const FIXED_LEN: usize = size_of::<Header>();
     /// The longest header (version 6 with the SHA-256 extension).
-    pub const MAX_LEN: usize = Self::FIXED_LEN + size_of::<TimelineMarkers>() + 16 + 32;
+    pub const MAX_LEN: usize = Self::MARKERS_END + 16 + 32;
+    /// The end of the timeline markers (versions 4 and later).
+    const MARKERS_END: usize = Self::FIXED_LEN + size_of::<TimelineMarkers>();
 
     /// Parses the header at the start of `bytes` (which may continue with
     /// the map and chunks). Fails on a bad magic, a version outside 3..=6,
@@ -95,13 +102,8 @@ impl DemoHeader {
                 Error::truncated(bytes.len())
             }
         })?;
-        if &header.magic != MAGIC {
-            return Err(Error::new(ErrorKind::BadMagic, 0));
-        }
         let version = header.version;
-        if !(MIN_VERSION..=MAX_VERSION).contains(&version) {
-            return Err(Error::new(ErrorKind::UnsupportedVersion(version.into()), 7));
-        }
+        Self::check_start(bytes)?;
         check_str(&header.net_version, 8)?;
         check_str(&header.map_name, 72)?;
         check_str(&header.kind, 144)?;
@@ -120,13 +122,10 @@ impl DemoHeader {
             }
         }
         self.map_sha256 = None;
-        if version >= 6 {
-            // DDNet reads the extension only when its UUID is there.
-            let mut probe = cur.clone();
-            if probe.array::<16>().ok().map(Uuid::from_bytes) == Some(SHA256_EXTENSION) {
-                self.map_sha256 = Some(probe.array::<32>()?);
-                cur = probe;
-            }
+        // DDNet reads the extension only when its UUID is there.
+        if version >= 6 && has_sha256_extension(bytes, cur.position()) {
+            cur.skip(16)?;
+            self.map_sha256 = Some(cur.array::<32>()?);
         }
         self.version = version;
         self.net_version = header.net_version;
@@ -138,6 +137,57 @@ impl DemoHeader {
         self.timestamp = header.timestamp;
         self.len = cur.position();
         Ok(())
+    }
+
+    /// Fails unless `prefix` (the first bytes of a file, any number) starts
+    /// as a demo does: the magic (or as much of it as `prefix` holds) and,
+    /// once `prefix` holds it, a version from 3 to 6.
+    fn check_start(prefix: &[u8]) -> Result<()> {
+        if prefix.iter().zip(MAGIC).any(|(a, b)| a != b) {
+            return Err(Error::new(ErrorKind::BadMagic, 0));
+        }
+        match prefix.get(MAGIC.len()) {
+            Some(&v) if !(MIN_VERSION..=MAX_VERSION).contains(&v) => Err(Error::new(
+                ErrorKind::UnsupportedVersion(v.into()),
+                MAGIC.len(),
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// The header's framing, told from `prefix` (the first bytes of a
+    /// file, any number) without parsing it: how many bytes
+    /// [`DemoHeader::parse`] reads to decide the header, which the version
+    /// byte and, in version 6, the extension's UUID tell. Before the
+    /// version byte, the fixed part's length. In version 6, the bytes after
+    /// the timeline markers that `prefix` holds decide: once they differ
+    /// from the extension's UUID, there is none and the header ends there;
+    /// while they are (a prefix of) it, the UUID's 16 bytes and then the
+    /// SHA-256's 32 are needed.
+    ///
+    /// # Errors
+    /// A wrong magic or version in the bytes `prefix` holds (as
+    /// [`DemoHeader::parse`] would fail on them).
+    pub(crate) fn framing_len(prefix: &[u8]) -> Result<usize> {
+        Self::check_start(prefix)?;
+        let Some(&version) = prefix.get(MAGIC.len()) else {
+            return Ok(Self::FIXED_LEN);
+        };
+        if version < 4 {
+            return Ok(Self::FIXED_LEN);
+        }
+        if version < 6 {
+            return Ok(Self::MARKERS_END);
+        }
+        let after = prefix.get(Self::MARKERS_END..).unwrap_or_default();
+        let uuid = SHA256_EXTENSION.as_bytes();
+        Ok(if after.iter().zip(uuid).any(|(a, b)| a != b) {
+            Self::MARKERS_END
+        } else if after.len() < uuid.len() {
+            Self::MARKERS_END + 16
+        } else {
+            Self::MAX_LEN
+        })
     }
 
     /// The demo version (3 to 6).
@@ -225,8 +275,8 @@ impl DemoHeader {
     /// The chunk decoder for the stream that starts at
     /// [`DemoHeader::chunks_offset`].
     #[must_use]
-    pub fn chunk_decoder(&self) -> Decoder {
-        Decoder::new(self.version, self.chunks_offset())
+    pub fn chunk_decoder(&self) -> ChunkDecoder {
+        ChunkDecoder::new(self.version, self.chunks_offset())
     }
 }
 

@@ -50,7 +50,8 @@ impl<R: embedded_io::Read> ByteSource for Blocking<'_, R> {
 /// is enough for teehistorian and Slippi files (a longer teehistorian
 /// header is delivered in pieces, as
 /// [`Item::HeaderPiece`](crate::teehistorian::Item::HeaderPiece)); a demo
-/// needs its largest chunk (see [`crate::demo::EmbeddedReader`]).
+/// needs its header and largest chunk (its map comes in pieces, see
+/// [`crate::demo::Decoder`]).
 /// Otherwise it behaves as the std [`Reader`](super::Reader): same
 /// records, same [`End`], file offsets in errors.
 #[cfg(feature = "embedded-io")]
@@ -107,25 +108,6 @@ impl<'b, R: embedded_io::Read, D: Decoder> EmbeddedReader<'b, R, D> {
     #[must_use]
     pub fn offset(&self) -> usize {
         self.core.decoder().offset()
-    }
-
-    /// Reads until `n` bytes are held (or the source ends), for a prelude
-    /// that is not a record; returns them.
-    #[cfg(feature = "demo")]
-    pub(crate) fn fill_to(&mut self, n: usize) -> Result<&[u8], ReadError<R::Error>> {
-        self.core.fill_to(&mut Blocking(&mut self.source), n)
-    }
-
-    /// Consumes `n` prelude bytes that start at source offset `offset`.
-    #[cfg(feature = "demo")]
-    pub(crate) fn skip(&mut self, n: usize, offset: usize) -> Result<(), ReadError<R::Error>> {
-        self.core.skip(&mut Blocking(&mut self.source), n, offset)
-    }
-
-    /// Replaces the decoder once the prelude is read.
-    #[cfg(feature = "demo")]
-    pub(crate) fn set_decoder(&mut self, decoder: D) {
-        self.core.set_decoder(decoder);
     }
 }
 
@@ -198,39 +180,5 @@ impl<'b, R: embedded_io_async::Read, D: Decoder> AsyncReader<'b, R, D> {
     #[must_use]
     pub fn offset(&self) -> usize {
         self.core.decoder().offset()
-    }
-
-    /// As [`EmbeddedReader`]'s prelude read: until `n` bytes are held.
-    #[cfg(feature = "demo")]
-    pub(crate) async fn fill_to(&mut self, n: usize) -> Result<&[u8], ReadError<R::Error>> {
-        self.core.reserve(n);
-        while self.core.short_of(n) {
-            self.read_once().await?;
-        }
-        Ok(self.core.pending())
-    }
-
-    /// As [`EmbeddedReader`]'s prelude skip.
-    #[cfg(feature = "demo")]
-    pub(crate) async fn skip(
-        &mut self,
-        mut n: usize,
-        offset: usize,
-    ) -> Result<(), ReadError<R::Error>> {
-        let mut at = offset;
-        while self
-            .core
-            .skip_step(&mut n, &mut at)
-            .map_err(ReadError::Decode)?
-        {
-            self.read_once().await?;
-        }
-        Ok(())
-    }
-
-    /// Replaces the decoder once the prelude is read.
-    #[cfg(feature = "demo")]
-    pub(crate) fn set_decoder(&mut self, decoder: D) {
-        self.core.set_decoder(decoder);
     }
 }

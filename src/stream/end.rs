@@ -2,7 +2,7 @@
 
 use crate::error::Error;
 
-/// How a stream (teehistorian, Slippi, demo chunks) ended.
+/// How a stream (teehistorian, Slippi, demo) ended.
 ///
 /// Every slice iterator, push decoder and [`Reader`](super::Reader) answers
 /// with this type once the input is exhausted (see the

@@ -1,5 +1,5 @@
 //! The one streaming contract that every stream format follows
-//! (teehistorian, Slippi, demo chunks).
+//! (teehistorian, Slippi, demos).
 //!
 //! Each stream format has one push decoder, which implements [`Decoder`],
 //! and three ways in built on it:
@@ -45,21 +45,24 @@
 //!
 //! A stream's header is its first record: [`crate::slippi::Item::Header`],
 //! [`crate::teehistorian::Item::Header`] (or, when the JSON text is longer than
-//! a fixed buffer, its [`crate::teehistorian::Item::HeaderPiece`]s). Once the
+//! a fixed buffer, its [`crate::teehistorian::Item::HeaderPiece`]s),
+//! [`crate::demo::Item::Header`]. Once the
 //! decoder has decoded it, it keeps the header's facts, owned and of a
 //! fixed size ([`Decoder::Header`]), and [`Decoder::header`] answers them;
 //! so does `header()` on [`Reader`], [`EmbeddedReader`] and
 //! [`AsyncReader`], `None` before the first record. What does not fit a
-//! fixed size (the teehistorian JSON text, long and borrowed) is in the
-//! first record only. (Demos: [`crate::demo::Reader`] and [`crate::demo::EmbeddedReader`]
-//! still read the [`crate::demo::DemoHeader`] before the chunk decoder and skip
-//! the map; their `header()` answers it.)
+//! fixed size (the teehistorian JSON text, long and borrowed; a demo's
+//! embedded map, which follows in [`crate::demo::Item::MapPiece`]s) is in
+//! the records only.
 //!
 //! # The naming rule
 //!
 //! In each stream format's module:
 //!
-//! - `Decoder`: the push decoder of the format's stream ([`Decoder`]);
+//! - `Decoder`: the push decoder of the format's stream ([`Decoder`]),
+//!   from the file's first byte; a decoder of a part of the stream is
+//!   named for it ([`crate::demo::ChunkDecoder`]: the chunks after a
+//!   demo's map);
 //! - `Item<'a>`: its record, the header first, then the format's records;
 //! - `Reader<R>`: an alias of [`Reader`] with that decoder, with `new` and
 //!   `with_capacity`; the embedded readers are [`EmbeddedReader`] and

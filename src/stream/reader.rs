@@ -143,25 +143,4 @@ impl<R: io::Read, D: Decoder> Reader<R, D> {
     pub fn capacity(&self) -> usize {
         self.core.capacity()
     }
-
-    /// Reads until `n` bytes are held (or the source ends), for a prelude
-    /// that is not a record; returns them.
-    #[cfg(feature = "demo")] // The demo prelude (header, map) only.
-    pub(crate) fn fill_to(&mut self, n: usize) -> Result<&[u8], ReadError> {
-        let mut src = Io(&mut self.source);
-        self.core.fill_to(&mut src, n)
-    }
-
-    /// Consumes `n` prelude bytes that start at source offset `offset`.
-    #[cfg(feature = "demo")] // The demo prelude (header, map) only.
-    pub(crate) fn skip(&mut self, n: usize, offset: usize) -> Result<(), ReadError> {
-        let mut src = Io(&mut self.source);
-        self.core.skip(&mut src, n, offset)
-    }
-
-    /// Replaces the decoder once the prelude is read.
-    #[cfg(feature = "demo")] // The demo prelude (header, map) only.
-    pub(crate) fn set_decoder(&mut self, decoder: D) {
-        self.core.set_decoder(decoder);
-    }
 }

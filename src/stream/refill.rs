@@ -114,13 +114,6 @@ impl<B: Storage, D: Decoder> Refill<B, D> {
         &self.decoder
     }
 
-    /// Replaces the decoder (after a prelude read with [`Self::fill_to`]
-    /// and [`Self::skip`]).
-    #[cfg(feature = "demo")] // The demo prelude (header, map) only.
-    pub(crate) fn set_decoder(&mut self, decoder: D) {
-        self.decoder = decoder;
-    }
-
     /// The buffer's length.
     pub(crate) fn capacity(&self) -> usize {
         self.buf.bytes().len()
@@ -178,32 +171,6 @@ impl<B: Storage, D: Decoder> Refill<B, D> {
     /// some (the source has not ended and the buffer has room).
     pub(crate) fn short_of(&self, want: usize) -> bool {
         !self.eof && self.pending_len() < want && self.pending_len() < self.capacity()
-    }
-
-    /// Grows the buffer (up to its limit) so that `n` bytes fit, for a
-    /// prelude read with [`Self::short_of`] and [`Self::pending`].
-    #[cfg(feature = "demo")] // The demo prelude (header, map) only.
-    pub(crate) fn reserve(&mut self, n: usize) {
-        if n > self.capacity() && n <= self.limit {
-            self.buf.grow(n);
-        }
-    }
-
-    /// Consumes up to `*n` of the pending bytes of a stretch that is
-    /// skipped without decoding (`*at` is its offset so far): `Ok(true)`
-    /// when more must be read first, `Ok(false)` when the stretch is
-    /// skipped, a truncation at `*at` if the source ended first.
-    #[cfg(feature = "demo")] // The demo prelude (header, map) only.
-    pub(crate) fn skip_step(&mut self, n: &mut usize, at: &mut usize) -> Result<bool, Error> {
-        let step = (*n).min(self.pending_len());
-        self.start = self.start.saturating_add(step);
-        *at = at.saturating_add(step);
-        *n = n.saturating_sub(step);
-        match (*n, self.eof) {
-            (0, _) => Ok(false),
-            (_, true) => Err(Error::truncated(*at)),
-            (_, false) => Ok(true),
-        }
     }
 
     /// Whether a [`Decoded::NeedMore`] answer now could be met by reading
@@ -318,38 +285,6 @@ impl<B: Storage, D: Decoder> Refill<B, D> {
             }
         }
         Some(self.take()?.map_err(ReadError::Decode))
-    }
-
-    /// Reads until `n` bytes are pending (growing the buffer up to its
-    /// limit) or the source ends; returns the pending bytes.
-    #[cfg(feature = "demo")] // The demo prelude (header, map) only.
-    pub(crate) fn fill_to<S: ByteSource>(
-        &mut self,
-        src: &mut S,
-        n: usize,
-    ) -> Result<&[u8], ReadError<S::Error>> {
-        self.reserve(n);
-        while self.short_of(n) {
-            self.read_once(src)?;
-        }
-        Ok(self.pending())
-    }
-
-    /// Consumes `n` bytes without decoding them (reading as needed); fails
-    /// with a truncation at `offset` plus what was skipped if the source
-    /// ends first.
-    #[cfg(feature = "demo")] // The demo prelude (header, map) only.
-    pub(crate) fn skip<S: ByteSource>(
-        &mut self,
-        src: &mut S,
-        mut n: usize,
-        offset: usize,
-    ) -> Result<(), ReadError<S::Error>> {
-        let mut at = offset;
-        while self.skip_step(&mut n, &mut at).map_err(ReadError::Decode)? {
-            self.read_once(src)?;
-        }
-        Ok(())
     }
 }
 

@@ -136,20 +136,20 @@ pub fn replay(file: HostFile, buf: &mut [u8]) -> Line {
     Line::Replay { records, end: reader.end().name(), frames, unique_frames }
 }
 
-/// A demo's chunks through the caller's buffer, which holds the largest.
+/// A demo's chunks through the caller's buffer, which holds the header and
+/// the largest chunk (the map comes in pieces, not counted).
 #[cfg(feature = "demo")]
 // Never inlined: its frame is then below the painted baseline (measured)
 // and exists only while this format decodes.
 #[inline(never)]
 pub fn demo(file: HostFile, buf: &mut [u8]) -> Line {
-    use gamefmt::demo::{Chunk, ChunkKind, EmbeddedReader};
-    let mut reader = match EmbeddedReader::new(file, buf) {
-        Ok(reader) => reader,
-        Err(_) => return Line::error("header"),
-    };
+    use gamefmt::demo::{Chunk, ChunkKind, Decoder, Item};
+    use gamefmt::stream::EmbeddedReader;
+    let mut reader = EmbeddedReader::with_decoder(file, buf, Decoder::new());
     let (mut records, mut snapshots, mut deltas, mut messages) = (0, 0, 0, 0);
     let mut last_tick = None;
-    while let Some(Ok(chunk)) = reader.next() {
+    while let Some(Ok(item)) = reader.next() {
+        let Item::Chunk(chunk) = item else { continue };
         records += 1;
         match chunk {
             Chunk::Tick { tick, .. } => last_tick = Some(tick),
