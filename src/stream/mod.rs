@@ -115,6 +115,10 @@ mod reader;
     allow(dead_code, reason = "the refill loop serves the readers only")
 )]
 mod refill;
+#[cfg_attr(
+    not(any(feature = "demo", feature = "slippi", feature = "teehistorian")),
+    allow(dead_code, reason = "the steps serve the formats' iterators only")
+)]
 mod slice;
 
 pub use decoder::{Decoded, Decoder};
@@ -126,5 +130,11 @@ pub use end::End;
 pub use error::{DefaultSourceError, ReadError};
 #[cfg(feature = "std")]
 pub use reader::{DEFAULT_CAPACITY, Reader};
-pub(crate) use slice::{Sealed, next_record};
+#[cfg_attr(
+    not(any(feature = "demo", feature = "slippi", feature = "teehistorian")),
+    allow(unused_imports, reason = "the seal serves the formats' iterators only")
+)]
+pub(crate) use slice::Sealed;
+#[cfg(feature = "demo")]
+pub(crate) use slice::next_record;
 pub use slice::{SliceDecoder, SliceIter};

@@ -14,7 +14,7 @@
 
 use core::iter::FusedIterator;
 
-use super::{Decoded, Decoder, End};
+use super::{Decoder, End};
 use crate::error::Result;
 
 /// A push [`Decoder`] that a [`SliceIter`] runs over an input in memory:
@@ -68,6 +68,7 @@ pub trait Sealed {}
 
 /// The step of a format whose items are its decoder's records: one
 /// [`Decoder::decode`], stopped by anything but a record.
+#[cfg(feature = "demo")]
 #[inline]
 pub(crate) fn next_record<'a, D: Decoder>(
     iter: &mut SliceIter<'a, D>,
@@ -76,11 +77,11 @@ pub(crate) fn next_record<'a, D: Decoder>(
         return None;
     }
     match iter.decoder.decode(iter.rest) {
-        Ok(Decoded::Record { record, consumed }) => {
+        Ok(super::Decoded::Record { record, consumed }) => {
             iter.rest = iter.rest.get(consumed..).unwrap_or_default();
             Some(Ok(record))
         }
-        Ok(Decoded::NeedMore { .. } | Decoded::Done { .. }) => {
+        Ok(super::Decoded::NeedMore { .. } | super::Decoded::Done { .. }) => {
             iter.stopped = true;
             None
         }
@@ -103,6 +104,10 @@ pub(crate) fn next_record<'a, D: Decoder>(
 #[derive(Clone, Debug)]
 pub struct SliceIter<'a, D> {
     /// The whole input, as given.
+    #[cfg_attr(
+        not(feature = "teehistorian"),
+        allow(dead_code, reason = "teehistorian's steps read from the whole input")
+    )]
     pub(crate) input: &'a [u8],
     /// The input not consumed yet.
     pub(crate) rest: &'a [u8],
