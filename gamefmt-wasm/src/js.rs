@@ -66,6 +66,7 @@ pub fn ser<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
 /// `gamefmt::slippi::stats::slippi_js`), where it is the same value as
 /// [`ser`]'s and, for their thousands of small objects, faster to build:
 /// V8 parses the text natively instead of being called per key.
+#[cfg(feature = "slippi")]
 pub fn json<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
     let text = serde_json::to_string(value).map_err(|e| error("serialize", &e.to_string(), 0))?;
     js_sys::JSON::parse(&text)
@@ -107,12 +108,14 @@ impl Obj {
 }
 
 /// `Some(n)` as a number, `None` as `null`.
+#[cfg(feature = "teeworlds")]
 pub fn opt_num<T: Into<f64>>(v: Option<T>) -> JsValue {
     v.map_or(JsValue::NULL, |n| JsValue::from(n.into()))
 }
 
 /// A zeroed buffer of `len` bytes, reserved fallibly (a length claimed by
 /// hostile input fails as `out_of_memory` instead of trapping).
+#[cfg(feature = "teeworlds")]
 pub fn zeroed(len: usize, offset: usize) -> Result<Vec<u8>, JsValue> {
     let mut v = Vec::new();
     v.try_reserve_exact(len).map_err(|_| {
@@ -133,6 +136,7 @@ pub fn array(values: impl IntoIterator<Item = JsValue>) -> JsValue {
 
 impl Obj {
     /// The object behind the builder.
+    #[cfg(feature = "teeworlds")]
     pub fn object(&self) -> Object {
         self.0.clone()
     }

@@ -21,7 +21,6 @@ mod demo;
 mod js;
 #[cfg(feature = "teeworlds")]
 mod map;
-#[cfg(feature = "teeworlds")]
 #[cfg(feature = "slippi")]
 mod slippi;
 #[cfg(feature = "teeworlds")]
@@ -43,12 +42,18 @@ pub fn detect(head: &[u8]) -> Option<String> {
 /// The formats this build of the module decodes.
 #[wasm_bindgen]
 pub fn formats() -> Vec<String> {
-    let mut out = Vec::new();
-    #[cfg(feature = "teeworlds")]
-    out.extend(["datafile", "demo", "teehistorian"].map(String::from));
-    #[cfg(feature = "slippi")]
-    out.push("slippi".to_owned());
-    out
+    [
+        #[cfg(feature = "teeworlds")]
+        "datafile",
+        #[cfg(feature = "teeworlds")]
+        "demo",
+        #[cfg(feature = "teeworlds")]
+        "teehistorian",
+        #[cfg(feature = "slippi")]
+        "slippi",
+    ]
+    .map(String::from)
+    .to_vec()
 }
 
 /// Opens a file of any format this build knows, told by its first bytes:
