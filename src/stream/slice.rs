@@ -23,10 +23,10 @@ use crate::error::Result;
 /// state itself, on its own measured fast paths.
 ///
 /// A step moves the iterator on past what it took (its `rest`, the input
-/// not consumed yet). It stops the iterator at the end of the stream or
-/// after an error (the iterator is fused), and answers `None` at the end
-/// and one `Some(Err(e))` for damage, as [the truncation
-/// rule](super#the-truncation-rule) says.
+/// not consumed yet). It answers `None` at the end and one
+/// `Some(Err(e))` for damage, as [the truncation
+/// rule](super#the-truncation-rule) says, and `None` ever after (the
+/// iterator is fused).
 pub trait SliceDecoder: Decoder + Sized + Sealed {
     /// What the iterator yields: the decoder's records, or those of them
     /// that a file in memory has after its header.
@@ -102,7 +102,13 @@ pub struct SliceIter<'a, D> {
     /// The input not consumed yet.
     pub(crate) rest: &'a [u8],
     pub(crate) decoder: D,
-    /// Iteration is over (the end of the stream, or an error).
+    /// Iteration is over (the end of the stream, or an error), for the
+    /// formats whose decoder does not say so itself (teehistorian's
+    /// does).
+    #[cfg_attr(
+        not(any(feature = "slippi", feature = "demo")),
+        allow(dead_code, reason = "teehistorian's decoder tells its end")
+    )]
     pub(crate) stopped: bool,
 }
 
