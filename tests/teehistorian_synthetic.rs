@@ -436,6 +436,8 @@ fn three_endings() {
         }))
     ));
     assert!(iter.next().is_none());
+    // Fused: the cut message is not tried into anything else.
+    assert!(iter.next().is_none());
     assert_eq!(iter.end(), End::Truncated { offset: drop_at });
 
     // Cut inside the header.
@@ -457,6 +459,9 @@ fn invalid_input_is_a_clean_error_and_fuses() {
     let err = iter.next().unwrap().unwrap_err();
     assert!(matches!(err.kind, ErrorKind::Corrupt(_)), "{err}");
     assert!(iter.next().is_none());
+    // Fused for good: no second error, nothing from the bytes after it.
+    assert!(iter.next().is_none());
+    assert_eq!(iter.by_ref().count(), 0);
     assert!(matches!(iter.end(), End::Damaged(_)));
 
     // The push decoder is fused too: the same error again, whatever follows.

@@ -22,13 +22,11 @@ use crate::error::Result;
 /// of this crate's stream formats (sealed): each steps the iterator's
 /// state itself, on its own measured fast paths.
 ///
-/// A step moves the iterator on past what it took: its `rest` (the input
-/// not consumed yet), or, for a format whose decoder's offset counts from
-/// the start of the input, that offset alone (its
-/// [`SliceDecoder::unconsumed`] then counts from it). It stops the
-/// iterator at the end of the stream or after an error (the iterator is
-/// fused), and answers `None` at the end and one `Some(Err(e))` for
-/// damage, as [the truncation rule](super#the-truncation-rule) says.
+/// A step moves the iterator on past what it took (its `rest`, the input
+/// not consumed yet). It answers `None` at the end and one
+/// `Some(Err(e))` for damage, as [the truncation
+/// rule](super#the-truncation-rule) says, and `None` ever after (the
+/// iterator is fused).
 pub trait SliceDecoder: Decoder + Sized + Sealed {
     /// What the iterator yields: the decoder's records, or those of them
     /// that a file in memory has after its header.
@@ -51,14 +49,6 @@ pub trait SliceDecoder: Decoder + Sized + Sealed {
             acc = f(acc, item);
         }
         acc
-    }
-
-    /// How many bytes of the input the iterator has not consumed: its
-    /// `rest`'s length, unless the format keeps its position in its
-    /// decoder.
-    #[inline]
-    fn unconsumed(iter: &SliceIter<'_, Self>) -> usize {
-        iter.rest.len()
     }
 }
 
@@ -112,7 +102,13 @@ pub struct SliceIter<'a, D> {
     /// The input not consumed yet.
     pub(crate) rest: &'a [u8],
     pub(crate) decoder: D,
-    /// Iteration is over (the end of the stream, or an error).
+    /// Iteration is over (the end of the stream, or an error), for the
+    /// formats whose decoder does not say so itself (teehistorian's
+    /// does).
+    #[cfg_attr(
+        not(any(feature = "slippi", feature = "demo")),
+        allow(dead_code, reason = "teehistorian's decoder tells its end")
+    )]
     pub(crate) stopped: bool,
 }
 
@@ -140,7 +136,7 @@ impl<D: SliceDecoder> SliceIter<'_, D> {
     /// or an error; before that, as if the input ended here).
     #[must_use]
     pub fn end(&self) -> End {
-        self.decoder.end(D::unconsumed(self))
+        self.decoder.end(self.rest.len())
     }
 
     /// The offset of the next byte to decode, from the start of the
