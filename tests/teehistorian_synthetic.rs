@@ -459,6 +459,8 @@ fn player_diffs_after_finish_or_an_error_are_not_read() {
     assert!(iter.next().is_none());
     assert!(iter.next().is_none());
     assert_eq!(iter.end(), End::Complete);
+    // The offset stays after FINISH (one byte), before the PLAYER_DIFFs.
+    assert_eq!(iter.offset(), body_start() + 1);
 
     let failed = file(&[&[0x4B][..], &diffs].concat());
     let mut iter = TeehistorianIter::new(&failed).unwrap();
@@ -466,6 +468,8 @@ fn player_diffs_after_finish_or_an_error_are_not_read() {
     assert!(iter.next().is_none());
     assert!(iter.next().is_none());
     assert!(matches!(iter.end(), End::Damaged(_)));
+    // The offset stays at the bad message.
+    assert_eq!(iter.offset(), body_start());
 
     // Without the end before them, both are read: cids 0 and 1, one tick.
     let plain = file(&diffs);

@@ -462,6 +462,16 @@ impl Decoder {
         self.ticks
     }
 
+    /// Between messages, sets the offset to `offset` (which it is already:
+    /// the caller tells it again from its own position); after FINISH or
+    /// an error it stays where it is.
+    #[inline(always)]
+    pub(crate) fn sync_offset(&mut self, offset: usize) {
+        if self.state == State::Messages {
+            self.offset = offset;
+        }
+    }
+
     /// Takes back the state after such a loop, now at file offset `offset`.
     #[inline(always)]
     pub(crate) const fn end_short_run(&mut self, ticks: TickState, offset: usize) {
