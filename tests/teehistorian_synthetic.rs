@@ -448,6 +448,46 @@ fn three_endings() {
 }
 
 #[test]
+fn player_diffs_after_finish_or_an_error_are_not_read() {
+    // Two PLAYER_DIFFs (cid 0, then cid 1: 1-byte ids, dx = dy = 1) after
+    // FINISH (-1 packs as 0x40) and after an unknown id (-12, 0x4B): the
+    // short path of `next` must not take them.
+    let diffs = [0x00, 0x01, 0x01, 0x01, 0x01, 0x01];
+    let finished = file(&[&[0x40][..], &diffs].concat());
+    let mut iter = TeehistorianIter::new(&finished).unwrap();
+    assert_eq!(iter.next().unwrap().unwrap().message, Message::Finish);
+    assert!(iter.next().is_none());
+    assert!(iter.next().is_none());
+    assert_eq!(iter.end(), End::Complete);
+    // The offset stays after FINISH (one byte), before the PLAYER_DIFFs.
+    assert_eq!(iter.offset(), body_start() + 1);
+
+    let failed = file(&[&[0x4B][..], &diffs].concat());
+    let mut iter = TeehistorianIter::new(&failed).unwrap();
+    assert!(iter.next().unwrap().is_err());
+    assert!(iter.next().is_none());
+    assert!(iter.next().is_none());
+    assert!(matches!(iter.end(), End::Damaged(_)));
+    // The offset stays at the bad message.
+    assert_eq!(iter.offset(), body_start());
+
+    // Without the end before them, both are read: cids 0 and 1, one tick.
+    let plain = file(&diffs);
+    let cids: Vec<_> = TeehistorianIter::new(&plain)
+        .unwrap()
+        .map(|r| match r.unwrap() {
+            Record {
+                tick: 1,
+                message: Message::PlayerDiff { cid, dx: 1, dy: 1 },
+                ..
+            } => cid,
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(cids, [0, 1]);
+}
+
+#[test]
 fn invalid_input_is_a_clean_error_and_fuses() {
     // Unknown message id -12 (0x4B) after a valid JOIN.
     let bytes = file(&[0x47, 0x01, 0x4B, 0x47, 0x02]);

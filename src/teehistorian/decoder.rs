@@ -454,6 +454,24 @@ impl Decoder {
         (self.state == State::Messages).then_some(self.ticks)
     }
 
+    /// The tick state whatever the decoder's state, for a caller that
+    /// knows otherwise that no message is left (`TeehistorianIter::next`
+    /// empties its input at FINISH and after an error).
+    #[inline(always)]
+    pub(crate) const fn ticks(&self) -> TickState {
+        self.ticks
+    }
+
+    /// Between messages, sets the offset to `offset` (which it is already:
+    /// the caller tells it again from its own position); after FINISH or
+    /// an error it stays where it is.
+    #[inline(always)]
+    pub(crate) fn sync_offset(&mut self, offset: usize) {
+        if self.state == State::Messages {
+            self.offset = offset;
+        }
+    }
+
     /// Takes back the state after such a loop, now at file offset `offset`.
     #[inline(always)]
     pub(crate) const fn end_short_run(&mut self, ticks: TickState, offset: usize) {
@@ -732,9 +750,14 @@ pub(crate) fn short_input_diff<'a>(
     {
         return None;
     }
-    let [r0, r1, r2, r3, r4, r5, r6, _] = rest.to_le_bytes();
-    let diff = [direction, r0, r1, r2, r3, r4, r5, r6].map(decode_one_byte);
-    let [direction, r0, r1, r2, r3, r4, r5, r6] = diff;
+    // The eight one-byte ints at once: six magnitude bits each, flipped
+    // where the sign bit 0x40 is set, then each byte sign-extended.
+    let bytes = (rest << 8) | u64::from(direction);
+    let signs = (bytes >> 6) & 0x0101_0101_0101_0101;
+    let flipped = (bytes & 0x3F3F_3F3F_3F3F_3F3F) ^ signs.wrapping_mul(0xFF);
+    let [direction, r0, r1, r2, r3, r4, r5, r6] = flipped
+        .to_le_bytes()
+        .map(|b| i32::from(i8::from_le_bytes([b])));
     let message = Message::InputDiff {
         cid,
         diff: [direction, x, y, r0, r1, r2, r3, r4, r5, r6],
