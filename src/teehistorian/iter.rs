@@ -146,7 +146,16 @@ impl SliceDecoder for Decoder {
         // of an input built here made that ten fields wider for every
         // PLAYER_DIFF (on the corpus, 49.5 M instructions against 40.8 M;
         // the tick state is taken and given back as in `fold`, which also
-        // compiled to fewer than `Decoder::decode_short`).
+        // compiled to fewer than `Decoder::decode_short`). Still so with
+        // the record's fields now stored whole for every message: INPUT_DIFF's
+        // path tried here after PLAYER_DIFF's, a `for` loop over the
+        // corpus's tutorial recording took 2.05-2.19 ms a pass against
+        // 1.23-1.25 (min of 300). Nor does INPUT_DIFF's path in
+        // `next_general` go without its test of the decoder's state: with
+        // `rest` emptied there instead and the offset told again only
+        // while `rest` is not empty, the loop carried the offset and kept
+        // the last cid in a stack slot (24.83 M instructions a pass on that
+        // recording against 22.10 M, 1.34-1.37 ms against 1.19-1.25).
         let rest = iter.rest;
         let mut ticks = iter.decoder.ticks();
         if let Some((message, tick, len)) = short_player_diff_any(&mut ticks, rest) {
