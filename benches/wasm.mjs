@@ -53,59 +53,6 @@ compare('frames: slippi-js getFrames() vs SlippiFile.frames() (columns)',
 const has = (name) => { try { new facade(buffers.at(-1))[name](); return true; } catch { return false; } };
 if (facade && has('getFrames')) compare('frames: facade getFrames() vs slippi-js getFrames()',
   (b) => new facade(b).getFrames(), (b) => sjs(b).getFrames(), 'slippi_js_ms');
-// The floor of any eager getFrames() in this engine: slippi-js's own event
-// objects (each pre- and post-frame with its selfInducedSpeeds, item and
-// frame start: 846,456 on the corpus, most with boxed f32 fields), built by object literals from their values and kept until
-// the replay is done, with no decoding, no filing and no frame or player
-// objects. slippi-js's getFrames() time over this floor's bounds the
-// ratio any implementation returning slippi-js's objects can reach.
-{
-  const builders = new Map();
-  const builder = (o) => {
-    const shape = (x) => Object.keys(x).map((k) => (x[k] !== null && typeof x[k] === 'object' ? `${k}:{${shape(x[k])}}` : k)).join(',');
-    const key = shape(o);
-    let b = builders.get(key);
-    if (!b) {
-      let i = 0;
-      const literal = (x) => `{${Object.keys(x).map((k) => `${k}: ${x[k] !== null && typeof x[k] === 'object' ? literal(x[k]) : `v[p + ${i++}]`}`).join(', ')}}`;
-      b = new Function('v', 'p', `return ${literal(o)};`);
-      builders.set(key, b);
-    }
-    return b;
-  };
-  const flat = (x, vals) => { for (const v of Object.values(x)) { if (v !== null && typeof v === 'object') flat(v, vals); else vals.push(v); } };
-  let floorMs = 0;
-  const floor = (b) => {
-    const events = [];
-    for (const f of Object.values(sjs(b).getFrames())) {
-      if (f.start) events.push(f.start);
-      for (const list of [f.players, f.followers]) for (const p of list ?? []) { if (p?.pre) events.push(p.pre); if (p?.post) events.push(p.post); }
-      for (const e of f.items ?? []) events.push(e);
-    }
-    const vals = [];
-    const plan = events.map((e) => { const p = vals.length; flat(e, vals); return [builder(e), p]; });
-    // Per replay the best of three builds: slippi-js's garbage from the
-    // line above is not counted.
-    let best = Infinity;
-    let out;
-    for (let r = 0; r < 3; r++) {
-      out = null;
-      const t = performance.now();
-      out = new Array(plan.length);
-      for (let i = 0; i < plan.length; i++) out[i] = plan[i][0](vals, plan[i][1]);
-      best = Math.min(best, performance.now() - t);
-    }
-    floorMs += best;
-    return out.length;
-  };
-  for (const b of buffers) { try { floor(b); } catch { /* as time() */ } }
-  floorMs = 0;
-  let objects = 0;
-  for (const b of buffers) { try { objects += floor(b); } catch { /* as time() */ } }
-  const theirs = time((b) => sjs(b).getFrames());
-  rows.push({ what: `floor: slippi-js's ${objects} event objects rebuilt (no decoding, no filing) vs slippi-js getFrames()`, gamefmt_ms: floorMs.toFixed(0), slippi_js_ms: theirs.toFixed(0), ratio: `${(theirs / floorMs).toFixed(1)}x` });
-  console.log(JSON.stringify(rows.at(-1)));
-}
 compare('stats: slippi-js getStats() vs SlippiFile.stats()',
   (b) => open(b).stats(), (b) => sjs(b).getStats(), 'slippi_js_ms');
 if (facade && has('getStats')) compare('stats: facade getStats() vs slippi-js getStats()',
