@@ -146,6 +146,8 @@ impl Ours {
         Ok(self.creator.create(&from, &to, sizes)?.as_bytes())
     }
 
+    /// Applies `delta` to the snapshot `from` (the DDNet comparison's check).
+    #[cfg(ddnet)]
     fn apply(&mut self, from: &[u8], delta: &[u8], sizes: &[u16]) -> Result<&[u8], gamefmt::Error> {
         let from = SnapshotView::parse(from)?;
         self.apply_to(&from, delta, sizes)
@@ -554,6 +556,7 @@ fn generated_pairs(bases: &[&Items]) -> Vec<(&'static str, Pair)> {
 }
 
 /// Counts of one check: pairs checked and identical.
+#[cfg(ddnet)]
 #[derive(Default)]
 struct Tally {
     checked: usize,
@@ -561,6 +564,7 @@ struct Tally {
     first_difference: Option<String>,
 }
 
+#[cfg(ddnet)]
 impl Tally {
     fn add(&mut self, same: bool, what: impl FnOnce() -> String) {
         self.checked += 1;

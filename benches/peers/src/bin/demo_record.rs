@@ -20,7 +20,9 @@
 //! `../../../shared/corpus`.
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+#[cfg(ddnet)]
+use std::time::Duration;
+use std::time::Instant;
 
 use gamefmt::demo::{
     Chunk, ChunkKind, DemoMap, DemoView, OwnedBuffers, Reconstructor, Recorder, RecorderOptions,
