@@ -2,7 +2,7 @@
 // objects of slippi-js's shapes cost V8 alone, against slippi-js's
 // getFrames() on the same replays (issue 32 asks the facade for 10x).
 //
-//   (cd gamefmt-wasm && npm ci && ./build.sh) && node benches/wasm-floor.mjs [PASSES]
+//   (cd gamefmt-wasm && npm ci && ./build.sh) && node benches/wasm-floor.mjs [ROUNDS]
 //
 // Before any timing, slippi-js's own event objects of each corpus replay
 // (every pre- and post-frame with its selfInducedSpeeds, item update and
@@ -21,11 +21,13 @@
 // slippi-js's getFrames() time over this floor bounds the ratio that any
 // getFrames() building these objects can reach here (and the real bound
 // is lower: the frame and player objects around them are not counted);
-// printed per pass, with the facade's getFrames() beside it.
+// printed per round (each side's time over the replays, timed as above),
+// with the facade's getFrames() beside it.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
+import { isDeepStrictEqual } from 'node:util';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const pkgDir = join(root, 'gamefmt-wasm');
@@ -38,13 +40,10 @@ const dir = join(corpus, 'slippi');
 const buffers = readdirSync(dir)
   .filter((f) => f.endsWith('.slp') && !f.startsWith('bad_'))
   .map((f) => readFileSync(join(dir, f)));
-const passes = Number(process.argv[2] ?? 3);
+const passes = Number(process.argv[2] ?? 5);
 
-// One builder per shape: `new Function` over the keys, each value read
-// in key order from `p` onwards (nested objects inline), from `f` (a
-// Float64Array) where a value of that field of that shape was ever not an
-// integer in the corpus, else from `i` (an Int32Array), as a decoder
-// reads f32 fields as floats and integer fields as ints.
+// A shape: the keys, nesting and kinds of value (number, boolean,
+// undefined) of an event object.
 const shapeOf = (x) => Object.keys(x).map((k) => {
   const v = x[k];
   if (v !== null && typeof v === 'object') return `${k}:{${shapeOf(v)}}`;
@@ -60,7 +59,8 @@ const flat = (x, out) => {
 /** Per shape: an example object and, per value, whether it is a float. */
 const shapes = new Map();
 
-// Per replay: its events as [shape, values].
+// Per replay: its events as [shape, values], and its first objects, to
+// check the rebuilt ones against.
 let replays = [];
 for (const buf of buffers) {
   let frames;
@@ -77,7 +77,9 @@ for (const buf of buffers) {
     if (!shape) shapes.set(key, (shape = { example: e, float: values.map(() => false) }));
     values.forEach((v, k) => { if (!Number.isInteger(v) || Object.is(v, -0) || Math.abs(v) >= 2 ** 31) shape.float[k] = true; });
     events.push([key, values]);
+    if (sample.length < 500) sample.push(e);
   };
+  const sample = [];
   for (const f of Object.values(frames)) {
     if (f.start) add(f.start);
     for (const list of [f.players, f.followers]) {
@@ -88,9 +90,14 @@ for (const buf of buffers) {
     }
     for (const e of f.items ?? []) add(e);
   }
-  replays.push({ buf, events });
+  replays.push({ buf, events, sample });
 }
 
+// One builder per shape: `new Function` over the keys, each value read
+// in key order from `p` onwards (nested objects inline), from `f` (a
+// Float64Array) where a value of that field of that shape was ever not an
+// integer in the corpus, else from `i` (an Int32Array), as a decoder
+// reads f32 fields as floats and integer fields as ints.
 const builders = new Map();
 for (const [key, { example, float }] of shapes) {
   let k = 0;
@@ -105,7 +112,7 @@ for (const [key, { example, float }] of shapes) {
   builders.set(key, new Function('f', 'i', 'p', `return ${literal(example)};`));
 }
 
-const plans = replays.map(({ buf, events }) => {
+const plans = replays.map(({ buf, events, sample }) => {
   const n = events.reduce((m, [, values]) => m + values.length, 0);
   const f = new Float64Array(n);
   const i = new Int32Array(n);
@@ -119,7 +126,7 @@ const plans = replays.map(({ buf, events }) => {
       p++;
     }
   }
-  return { buf, events: plan, f, i };
+  return { buf, events: plan, f, i, sample };
 });
 // Only the compact plans stay: a large heap of the taken-apart objects
 // slowed every side's garbage collection (slippi-js's getFrames() 2.1-2.8 s
@@ -131,6 +138,14 @@ const build = ({ events, f, i }) => {
   for (let e = 0; e < events.length; e += 2) out[e / 2] = events[e](f, i, events[e + 1]);
   return out;
 };
+// The rebuilt objects are slippi-js's own, value for value (each
+// replay's first 500).
+for (const plan of plans) {
+  if (!isDeepStrictEqual(build(plan).slice(0, plan.sample.length), plan.sample)) {
+    throw new Error('rebuilt event objects differ from slippi-js\'s');
+  }
+  delete plan.sample;
+}
 const objects = plans.reduce((n, p) => n + p.events.length / 2, 0);
 
 function time(f) {
@@ -141,10 +156,13 @@ function time(f) {
 }
 
 console.log(`${plans.length} replays, ${objects} event objects, ${builders.size} shapes`);
-for (let i = 0; i < passes; i++) {
+// Round 0 is not printed: the garbage of the set-up and of the check
+// above fell into it (slippi-js's getFrames() 2.5 s against 1.4-1.6 s).
+for (let i = 0; i <= passes; i++) {
   const floor = time(build);
   const theirs = time((p) => new SlippiGame(p.buf).getFrames());
   const ours = time((p) => new facade(p.buf).getFrames());
+  if (i === 0) continue;
   console.log(JSON.stringify({
     floor_ms: Math.round(floor),
     slippi_js_ms: Math.round(theirs),
