@@ -22,7 +22,8 @@
 // getFrames() building these objects can reach here (and the real bound
 // is lower: the frame and player objects around them are not counted);
 // printed per round (each side's time over the replays, timed as above),
-// with the facade's getFrames() beside it.
+// with the facade's getFrames() beside it; then the least decoding costs
+// on top of the floor (the module's rows alone).
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,6 +35,7 @@ const pkgDir = join(root, 'gamefmt-wasm');
 const require = createRequire(join(pkgDir, 'package.json'));
 const { SlippiGame } = require('@slippi/slippi-js/node');
 const facade = (await import(join(pkgDir, 'dist', 'slippi-game.js'))).SlippiGame;
+const { open } = await import(join(pkgDir, 'dist', 'index.js'));
 
 const corpus = process.env.GAMEFMT_CORPUS ?? resolve(root, '..', 'shared', 'corpus');
 const dir = join(corpus, 'slippi');
@@ -171,3 +173,26 @@ for (let i = 0; i <= passes; i++) {
     'slippi-js / facade': `${(theirs / ours).toFixed(1)}x`,
   }));
 }
+
+// What decoding costs on top of the floor, at the least that the facade
+// knows: the module's rows (SlippiFile.frameRows(): every event the
+// facade files, decoded into one Uint32Array) alone, each replay's best
+// of 15 calls, summed.
+let rowsMs = 0;
+for (const { buf } of plans) {
+  let file;
+  try {
+    file = open(buf);
+  } catch {
+    continue; // a replay the module refuses: no rows to time
+  }
+  let best = Infinity;
+  for (let k = 0; k < 15; k++) {
+    const t = performance.now();
+    file.frameRows();
+    best = Math.min(best, performance.now() - t);
+  }
+  file.free();
+  rowsMs += best;
+}
+console.log(JSON.stringify({ module_rows_ms: Math.round(rowsMs) }));
