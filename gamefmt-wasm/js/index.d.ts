@@ -311,6 +311,12 @@ export declare class SlippiFile {
    * event's last fields) are 0. The layout is the facade's, documented
    * at `FrameRow` in gamefmt-wasm/src/slippi.rs. */
   frameRows(): Uint32Array;
+  /** The rows of `frameRows()` as a view of the module's memory instead
+   * of a copy (what the facade's `getFrames()` reads). The view shows
+   * them until the next `frameRowsView()` on this file or until the file
+   * is freed; any call into the package that grows the module's memory
+   * empties it. Read it at once, or copy it with `slice()`. */
+  frameRowsView(): Uint32Array;
   metadata(): Record<string, unknown> | null;
   winners(): { port: number; position: number }[];
   /** The core's stats (slippi-js's computers) in the one vocabulary. */

@@ -449,7 +449,12 @@ export class SlippiGame {
   }
 
   #parsed() {
-    return this.#once('frames', () => this.#with((f) => parseFrames(f.frameRows(), f.gameStart()?.version ?? undefined)));
+    return this.#once('frames', () => this.#with((f) => {
+      const version = f.gameStart()?.version ?? undefined;
+      // A view of the module's memory, read at once: no call into the
+      // module until parseFrames is done.
+      return parseFrames(f.frameRowsView(), version);
+    }));
   }
 
   /** slippi-js's `getFrames()`: `{[frame]: {frame, start, players:

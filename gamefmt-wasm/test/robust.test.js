@@ -24,7 +24,7 @@ const METHODS = {
     () => f.mapBytes(), () => f.snapshot(3), () => f.snapshotCount()],
   teehistorian: (f) => [() => f.header(), () => f.records(), () => f.chat(), () => f.players(), () => f.end()],
   slippi: (f) => [() => f.events(), () => f.end(), () => f.gameStart(), () => f.gameEnd(), () => f.metadata(),
-    () => f.winners(), () => f.stats(), () => f.frames(), () => f.settings(), () => f.eventColumns(), () => f.frameRows()],
+    () => f.winners(), () => f.stats(), () => f.frames(), () => f.settings(), () => f.eventColumns(), () => f.frameRows(), () => f.frameRowsView()],
 };
 
 /** Every method on `bytes`; counts what threw (only GamefmtError). */

@@ -3,11 +3,12 @@
 // (test/common.js). Its own file: the largest comparison, which the test
 // runner runs beside the others (node --test --test-concurrency=2).
 import { test } from 'node:test';
+import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 
 import { open } from 'gamefmt';
-import { attempt, cliComparisonsSkipped, corpusFiles, same, withCli } from './common.js';
+import { attempt, cliComparisonsSkipped, corpus, corpusFiles, same, withCli } from './common.js';
 
 const skip = cliComparisonsSkipped();
 
@@ -18,5 +19,34 @@ test('slippi: events equal `gamefmt dump`', { skip }, async () => {
     same(basename(file), c, got, 'event');
     replays++;
   }
+  console.log(`replays compared: ${replays}`);
+});
+
+test('slippi: frameRowsView() shows the slots of frameRows()', { skip: !corpus }, () => {
+  let replays = 0;
+  for (const file of corpusFiles('slippi', ['.slp'])) {
+    let f;
+    try {
+      f = open(readFileSync(file));
+    } catch {
+      continue; // a file the package refuses (the bad_ ones)
+    }
+    try {
+      let copy;
+      try {
+        copy = f.frameRows();
+      } catch (e) {
+        assert.throws(() => f.frameRowsView(), { message: e.message }, basename(file));
+        continue;
+      }
+      const view = f.frameRowsView();
+      assert.equal(view.buffer instanceof ArrayBuffer, true);
+      assert.deepEqual(view, copy, basename(file));
+      replays++;
+    } finally {
+      f.free();
+    }
+  }
+  assert.ok(replays > 0);
   console.log(`replays compared: ${replays}`);
 });
