@@ -42,7 +42,7 @@ const dir = join(corpus, 'slippi');
 const buffers = readdirSync(dir)
   .filter((f) => f.endsWith('.slp') && !f.startsWith('bad_'))
   .map((f) => readFileSync(join(dir, f)));
-const passes = Number(process.argv[2] ?? 5);
+const rounds = Number(process.argv[2] ?? 5);
 
 // A shape: the keys, nesting and kinds of value (number, boolean,
 // undefined) of an event object.
@@ -160,7 +160,7 @@ function time(f) {
 console.log(`${plans.length} replays, ${objects} event objects, ${builders.size} shapes`);
 // Round 0 is not printed: the garbage of the set-up and of the check
 // above fell into it (slippi-js's getFrames() 2.5 s against 1.4-1.6 s).
-for (let i = 0; i <= passes; i++) {
+for (let i = 0; i <= rounds; i++) {
   const floor = time(build);
   const theirs = time((p) => new SlippiGame(p.buf).getFrames());
   const ours = time((p) => new facade(p.buf).getFrames());
