@@ -9,6 +9,9 @@ writes, under OUTDIR/teeworlds/teehistorian/ (a corpus of its own for
 
 - `no-input-diff.teehistorian`: FILE without its INPUT_DIFF messages;
 - `only-input-diff.teehistorian`: its header, its INPUT_DIFFs and FINISH;
+- `only-player-diff.teehistorian`: its header, its PLAYER_DIFFs and FINISH;
+- `rare.teehistorian`: its header, its messages that are neither
+  PLAYER_DIFF nor INPUT_DIFF, and FINISH;
 - `copies-K.teehistorian` (K = 1, 2, 4, 8, 11): its header and its
   messages up to FINISH (or the last whole one) K times over, FINISH once.
 
@@ -106,6 +109,8 @@ def main():
     body = bytearray()
     no_input = bytearray()
     only_input = bytearray()
+    only_player = bytearray()
+    rare = bytearray()
     for mid, start, end in messages(data, header_end):
         if mid == -1:
             break
@@ -114,12 +119,18 @@ def main():
             only_input += data[start:end]
         else:
             no_input += data[start:end]
+            if mid >= 0:
+                only_player += data[start:end]
+            else:
+                rare += data[start:end]
     finish = bytes([0x40])  # FINISH: the packed int -1
     out = Path(sys.argv[2]) / "teeworlds" / "teehistorian"
     out.mkdir(parents=True, exist_ok=True)
     files = {
         "no-input-diff": header + no_input + finish,
         "only-input-diff": header + only_input + finish,
+        "only-player-diff": header + only_player + finish,
+        "rare": header + rare + finish,
     }
     for k in (1, 2, 4, 8, 11):
         files[f"copies-{k:02}"] = header + body * k + finish

@@ -84,5 +84,145 @@ pub const NAMES: [(Uuid, &str); 21] = [
 /// The name of a known EX UUID, e.g. `"teehistorian-player-name@ddnet.org"`.
 #[must_use]
 pub fn name(uuid: &Uuid) -> Option<&'static str> {
-    NAMES.iter().find(|(u, _)| u == uuid).map(|&(_, n)| n)
+    index(uuid).and_then(|i| NAMES.get(i)).map(|&(_, n)| n)
+}
+
+/// The EX messages DDNet knows, in the order of [`NAMES`]: what
+/// [`Ex::parse`](super::Ex::parse) dispatches on (one jump on a small
+/// number, where a `match` on the UUIDs compared up to 21 of them in turn).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Known {
+    Test,
+    DdnetVersionOld,
+    DdnetVersion,
+    AuthInit,
+    AuthLogin,
+    AuthLogout,
+    JoinVer6,
+    JoinVer7,
+    PlayerSwitch,
+    SaveSuccess,
+    SaveFailure,
+    LoadSuccess,
+    LoadFailure,
+    PlayerTeam,
+    TeamPractice,
+    PlayerReady,
+    PlayerRejoin,
+    Antibot,
+    PlayerName,
+    PlayerFinish,
+    TeamFinish,
+}
+
+/// [`Known`] by its index in [`NAMES`].
+const KNOWN: [Known; NAMES.len()] = [
+    Known::Test,
+    Known::DdnetVersionOld,
+    Known::DdnetVersion,
+    Known::AuthInit,
+    Known::AuthLogin,
+    Known::AuthLogout,
+    Known::JoinVer6,
+    Known::JoinVer7,
+    Known::PlayerSwitch,
+    Known::SaveSuccess,
+    Known::SaveFailure,
+    Known::LoadSuccess,
+    Known::LoadFailure,
+    Known::PlayerTeam,
+    Known::TeamPractice,
+    Known::PlayerReady,
+    Known::PlayerRejoin,
+    Known::Antibot,
+    Known::PlayerName,
+    Known::PlayerFinish,
+    Known::TeamFinish,
+];
+
+/// The known EX message a UUID names, if any.
+#[inline]
+pub(crate) fn known(uuid: &Uuid) -> Option<Known> {
+    index(uuid).and_then(|i| KNOWN.get(i).copied())
+}
+
+/// The index in [`NAMES`] of a known UUID: the one its first byte points
+/// to in [`BY_FIRST_BYTE`], if the whole UUID is that one.
+#[inline]
+fn index(uuid: &Uuid) -> Option<usize> {
+    let [first, ..] = *uuid.as_bytes();
+    let slot = BY_FIRST_BYTE.get(usize::from(first)).copied()?;
+    let i = usize::from(slot).checked_sub(1)?;
+    let (candidate, _) = NAMES.get(i)?;
+    (candidate == uuid).then_some(i)
+}
+
+/// By a UUID's first byte: 1 + the index in [`NAMES`] of the known UUID
+/// that starts with it, or 0 for none. The 21 known UUIDs start with 21
+/// different bytes; building the table fails the build if a UUID added to
+/// [`NAMES`] breaks that.
+#[allow(
+    clippy::indexing_slicing,
+    reason = "compile-time table: i < NAMES.len() and the byte < 256 by their types and loop"
+)]
+const BY_FIRST_BYTE: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut i = 0;
+    while i < NAMES.len() {
+        let first = NAMES[i].0.as_bytes()[0] as usize;
+        assert!(table[first] == 0, "two known EX UUIDs share a first byte");
+        table[first] = i as u8 + 1;
+        i += 1;
+    }
+    table
+};
+
+#[cfg(test)]
+#[allow(
+    clippy::unwrap_used,
+    reason = "unit tests: a panic is the failure report"
+)]
+mod tests {
+    use super::super::{Ex, ExMessage};
+    use super::*;
+
+    /// Each known UUID is found under its own name and parses to the
+    /// message sent under it ([`ExMessage::uuid`] names each variant's UUID
+    /// apart from these tables); a UUID that shares only its first byte
+    /// with a known one is unknown.
+    #[test]
+    fn known_uuids_by_first_byte() {
+        let payload = [0u8; 64];
+        for &(uuid, name_of) in &NAMES {
+            assert_eq!(name(&uuid), Some(name_of));
+            let parsed = Ex {
+                uuid,
+                data: &payload,
+            }
+            .parse()
+            .unwrap();
+            assert_eq!(parsed.uuid(), uuid, "{name_of}");
+            assert!(!matches!(parsed, ExMessage::Unknown { .. }), "{name_of}");
+
+            let mut bytes = *uuid.as_bytes();
+            bytes[15] ^= 1;
+            let other = Uuid::from_bytes(bytes);
+            assert_eq!(known(&other), None);
+            assert_eq!(name(&other), None);
+            let parsed = Ex {
+                uuid: other,
+                data: &payload,
+            }
+            .parse()
+            .unwrap();
+            assert_eq!(
+                parsed,
+                ExMessage::Unknown {
+                    uuid: other,
+                    data: &payload
+                }
+            );
+        }
+        assert_eq!(name(&TEEHISTORIAN), None);
+    }
 }
