@@ -252,7 +252,8 @@ impl<'a> Cursor<'a> {
             return Err(Error::truncated(self.base.saturating_add(self.data.len())));
         };
         let out = rest.get(..len).unwrap_or_default();
-        self.pos = self.pos.saturating_add(len).saturating_add(1);
+        // The NUL lies inside the data: no overflow.
+        self.pos = self.pos.wrapping_add(len).wrapping_add(1);
         Ok(out)
     }
 
