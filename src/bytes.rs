@@ -146,6 +146,13 @@ impl<'a> Cursor<'a> {
         Ok(out)
     }
 
+    /// The next `N` bytes, borrowed as an array.
+    #[inline]
+    pub fn array_ref<const N: usize>(&mut self) -> Result<&'a [u8; N]> {
+        let at = self.offset();
+        <&[u8; N]>::try_from(self.bytes(N)?).map_err(|_| Error::truncated(at))
+    }
+
     /// Skips `n` bytes.
     pub fn skip(&mut self, n: usize) -> Result<()> {
         self.bytes(n).map(|_| ())

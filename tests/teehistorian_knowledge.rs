@@ -193,7 +193,7 @@ fn names_follow_join_drop_and_player_name() {
     let mut names = PlayerNames::<4>::new();
     let ex = |data: &'static [u8]| {
         Message::Ex(Ex {
-            uuid: uuids::PLAYER_NAME,
+            uuid: &uuids::PLAYER_NAME,
             data,
         })
     };

@@ -12,7 +12,8 @@
 use gamefmt::ErrorKind;
 use gamefmt::stream::{Decoded, End};
 use gamefmt::teehistorian::{
-    Args, Ex, ExMessage, Message, Record, TeehistorianIter, TeehistorianWriter, uuids,
+    Args, CommandLine, Ex, ExMessage, Message, PackedInput, Record, TeehistorianIter,
+    TeehistorianWriter, uuids,
 };
 use uuid::Uuid;
 
@@ -109,6 +110,7 @@ fn all_ex() -> Vec<ExMessage<'static>> {
 #[test]
 fn every_message_and_ex_kind_round_trips() {
     let args = Args::from_raw(b"first\0\0third arg\0");
+    let mut line_buf = [0u8; 32];
     assert_eq!(args.len(), 3);
     let each: Vec<&[u8]> = args.iter().collect();
     assert_eq!(each, [&b"first"[..], b"", b"third arg"]);
@@ -139,7 +141,7 @@ fn every_message_and_ex_kind_round_trips() {
             1,
             Message::InputNew {
                 cid: 4,
-                input: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+                input: PackedInput::from_ints(&[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]),
             },
         ),
         (
@@ -155,7 +157,7 @@ fn every_message_and_ex_kind_round_trips() {
             2,
             Message::InputDiff {
                 cid: 4,
-                diff: [-1, 0, 0, 0, 0, 0, 0, 0, 0, i32::MIN],
+                diff: PackedInput::from_ints(&[-1, 0, 0, 0, 0, 0, 0, 0, 0, i32::MIN]),
             },
         ),
         (
@@ -177,8 +179,7 @@ fn every_message_and_ex_kind_round_trips() {
             Message::ConsoleCommand {
                 cid: -1,
                 flags: 8,
-                cmd: b"say",
-                args,
+                line: CommandLine::encode(b"say", args, &mut line_buf).unwrap(),
             },
         ),
         (
@@ -186,8 +187,7 @@ fn every_message_and_ex_kind_round_trips() {
             Message::ConsoleCommand {
                 cid: 2,
                 flags: 0,
-                cmd: b"logout",
-                args: Args::from_raw(b""),
+                line: CommandLine::new(b"logout\0\0").unwrap(),
             },
         ),
     ];
@@ -237,7 +237,9 @@ fn every_message_and_ex_kind_round_trips() {
     let args: Vec<&[u8]> = records
         .iter()
         .find_map(|r| match r.message {
-            Message::ConsoleCommand { args, .. } if !args.is_empty() => Some(args.iter().collect()),
+            Message::ConsoleCommand { line, .. } if !line.args().is_empty() => {
+                Some(line.args().iter().collect())
+            }
             _ => None,
         })
         .unwrap();
@@ -363,7 +365,7 @@ fn cut_ex_payload_is_reported_not_fatal() {
     w.write(
         0,
         &Message::Ex(Ex {
-            uuid: uuids::SAVE_SUCCESS,
+            uuid: &uuids::SAVE_SUCCESS,
             data: &payload,
         }),
     )
@@ -372,7 +374,7 @@ fn cut_ex_payload_is_reported_not_fatal() {
     w.write(
         0,
         &Message::Ex(Ex {
-            uuid: uuids::JOINVER6,
+            uuid: &uuids::JOINVER6,
             data: &[5, 0xFF, 0xFF],
         }),
     )

@@ -406,13 +406,12 @@ fn event_row(
         Message::ConsoleCommand {
             cid,
             flags,
-            cmd,
-            args,
+            line: command,
         } => {
             kind.push_str(CommandSource::of(cid, flags).name());
             client = Some(cid);
-            let mut line = text(cmd);
-            for arg in args.iter() {
+            let mut line = text(command.cmd());
+            for arg in command.args().iter() {
                 line.push(' ');
                 line.push_str(&String::from_utf8_lossy(arg));
             }

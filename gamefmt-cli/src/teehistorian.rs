@@ -146,7 +146,7 @@ fn facts(input: &mut Input) -> Result<(HeaderText, Facts), CliError> {
         if let Message::Ex(ex) = record.message {
             let count = f.ex_counts.entry(ex_key(&ex)).or_default();
             *count = count.saturating_add(1);
-            let count = f.ex_counts_by_uuid.entry(ex.uuid).or_default();
+            let count = f.ex_counts_by_uuid.entry(*ex.uuid).or_default();
             *count = count.saturating_add(1);
         }
         f.last_tick = record.tick;

@@ -147,8 +147,14 @@ impl GamefmtThMessage {
             Message::TickSkip { dt } => Self::TickSkip { dt },
             Message::PlayerNew { cid, x, y } => Self::PlayerNew { cid, x, y },
             Message::PlayerOld { cid } => Self::PlayerOld { cid },
-            Message::InputDiff { cid, diff } => Self::InputDiff { cid, diff },
-            Message::InputNew { cid, input } => Self::InputNew { cid, input },
+            Message::InputDiff { cid, diff } => Self::InputDiff {
+                cid,
+                diff: diff.get(),
+            },
+            Message::InputNew { cid, input } => Self::InputNew {
+                cid,
+                input: input.get(),
+            },
             Message::PlayerMessage { cid, data } => Self::Message {
                 cid,
                 data: data.as_ptr(),
@@ -160,20 +166,18 @@ impl GamefmtThMessage {
                 reason: reason.as_ptr(),
                 len: reason.len(),
             },
-            Message::ConsoleCommand {
-                cid,
-                flags,
-                cmd,
-                args,
-            } => Self::ConsoleCommand {
-                cid,
-                flags,
-                cmd: cmd.as_ptr(),
-                cmd_len: cmd.len(),
-                args: args.raw().as_ptr(),
-                args_len: args.raw().len(),
-                args_count: args.len(),
-            },
+            Message::ConsoleCommand { cid, flags, line } => {
+                let (cmd, args) = (line.cmd(), line.args());
+                Self::ConsoleCommand {
+                    cid,
+                    flags,
+                    cmd: cmd.as_ptr(),
+                    cmd_len: cmd.len(),
+                    args: args.raw().as_ptr(),
+                    args_len: args.raw().len(),
+                    args_count: args.len(),
+                }
+            }
             Message::Ex(ex) => Self::Ex {
                 uuid: *ex.uuid.as_bytes(),
                 data: ex.data.as_ptr(),
@@ -386,7 +390,7 @@ pub unsafe extern "C" fn gamefmt_th_ex_name(
         return -1;
     };
     let ex = Ex {
-        uuid: Uuid::from_bytes(*uuid),
+        uuid: Uuid::from_bytes_ref(uuid),
         data: &[],
     };
     ex.name().map_or(-1, |name| display_out(&name, buf, cap))

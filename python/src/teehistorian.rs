@@ -100,14 +100,14 @@ fn body(py: Python<'_>, message: &Message<'_>, protocol: gamefmt::Protocol) -> P
             return Ok(Body::Input {
                 cid,
                 new: false,
-                ints: diff,
+                ints: diff.get(),
             });
         }
         Message::InputNew { cid, input } => {
             return Ok(Body::Input {
                 cid,
                 new: true,
-                ints: input,
+                ints: input.get(),
             });
         }
         Message::PlayerNew { cid, x, y } => return Ok(Body::New { cid, x, y }),

@@ -11,13 +11,13 @@
 //! typed form.
 //!
 //! ```
-//! use gamefmt::teehistorian::{Args, CFGFLAG_CHAT, CommandSource, Message};
+//! use gamefmt::teehistorian::{CFGFLAG_CHAT, CommandLine, CommandSource, Message};
 //!
 //! let record = Message::ConsoleCommand {
 //!     cid: 3,
 //!     flags: CFGFLAG_CHAT,
-//!     cmd: b"team",
-//!     args: Args::from_raw(b"7\0"),
+//!     // `team`, one argument, `7`: as a file holds them.
+//!     line: CommandLine::new(b"team\0\x017\0").unwrap(),
 //! };
 //! let command = record.command().expect("a console command");
 //! assert_eq!(command.source, CommandSource::Chat);
@@ -88,19 +88,14 @@ impl<'a> Message<'a> {
     /// The console command this record carries, classified; `None` for
     /// every other kind.
     #[must_use]
-    pub const fn command(&self) -> Option<Command<'a>> {
+    pub fn command(&self) -> Option<Command<'a>> {
         match *self {
-            Message::ConsoleCommand {
-                cid,
-                flags,
-                cmd,
-                args,
-            } => Some(Command {
+            Message::ConsoleCommand { cid, flags, line } => Some(Command {
                 source: CommandSource::of(cid, flags),
                 cid,
                 flags,
-                cmd,
-                args,
+                cmd: line.cmd(),
+                args: line.args(),
             }),
             _ => None,
         }

@@ -6,6 +6,7 @@
 
 use uuid::Uuid;
 
+use super::input::{INPUT_INTS, PackedInput};
 use super::uuids::{self, Known};
 use crate::bytes::Cursor;
 use crate::error::{Error, Result};
@@ -32,14 +33,6 @@ pub const ID_DROP: i32 = -9;
 pub const ID_CONSOLE_COMMAND: i32 = -10;
 /// Message id of EX.
 pub const ID_EX: i32 = -11;
-
-/// Number of ints in a player input (`CNetObj_PlayerInput`): direction,
-/// target x, target y, jump, fire, hook, player flags, wanted weapon, next
-/// weapon, previous weapon.
-pub const INPUT_INTS: usize = 10;
-
-/// One player input, or the component-wise (wrapping) difference of two.
-pub type Input = [i32; INPUT_INTS];
 
 /// One message of a teehistorian stream (spec §2.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,15 +71,16 @@ pub enum Message<'a> {
     InputDiff {
         /// Client id.
         cid: i32,
-        /// Component-wise wrapping difference to the previous input.
-        diff: Input,
+        /// Component-wise wrapping difference to the previous input
+        /// ([`PackedInput::get`] decodes it).
+        diff: PackedInput<'a>,
     },
     /// INPUT_NEW: `cid` sent an input, absolute (replaces any earlier one).
     InputNew {
         /// Client id.
         cid: i32,
-        /// The input.
-        input: Input,
+        /// The input ([`PackedInput::get`] decodes it).
+        input: PackedInput<'a>,
     },
     /// MESSAGE: `cid` sent a game message (packed: `(msg_id << 1) | sys`,
     /// then the message's fields).
@@ -114,10 +108,9 @@ pub enum Message<'a> {
         cid: i32,
         /// The console's flag mask (chat command, ...).
         flags: i32,
-        /// The command name.
-        cmd: &'a [u8],
-        /// Its arguments.
-        args: Args<'a>,
+        /// The command name and its arguments ([`CommandLine::cmd`],
+        /// [`CommandLine::args`]).
+        line: CommandLine<'a>,
     },
     /// EX: an extension message, named by a UUID (version 2 only).
     Ex(Ex<'a>),
@@ -276,12 +269,95 @@ impl<'a> Args<'a> {
     }
 }
 
+/// The command of a CONSOLE_COMMAND and its arguments, borrowed as the
+/// file holds them: the name and its NUL, the number of arguments (a
+/// packed int), each argument and its NUL.
+///
+/// One slice for both (two made every [`Message`], and so every record a
+/// decoder yields, 16 bytes wider, which a loop that stores its records
+/// wrote for every message); the decoder has checked it.
+///
+/// ```
+/// use gamefmt::teehistorian::{Args, CommandLine};
+/// let mut buf = [0u8; 32];
+/// let line = CommandLine::encode(b"tune", Args::from_raw(b"gravity\00.25\0"), &mut buf).unwrap();
+/// assert_eq!(line.cmd(), b"tune");
+/// assert_eq!(line.args().iter().collect::<Vec<_>>(), [&b"gravity"[..], b"0.25"]);
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct CommandLine<'a> {
+    raw: &'a [u8],
+}
+
+impl<'a> CommandLine<'a> {
+    /// A command line from its wire form (see the type), if `raw` is
+    /// exactly one.
+    #[must_use]
+    pub fn new(raw: &'a [u8]) -> Option<Self> {
+        let mut c = Cursor::new(raw);
+        let line = read_line(&mut c).ok()?;
+        c.is_empty().then_some(line)
+    }
+
+    /// `cmd` and `args` in their wire form, written into `buf`; `None` if
+    /// `buf` is too short or `cmd` holds a NUL.
+    pub fn encode(cmd: &[u8], args: Args<'_>, buf: &'a mut [u8]) -> Option<Self> {
+        if cmd.contains(&0) {
+            return None;
+        }
+        let mut count = [0u8; crate::varint::MAX_LEN];
+        let count_len = crate::varint::encode(i32::try_from(args.len()).ok()?, &mut count);
+        let parts: [&[u8]; 4] = [cmd, &[0], count.get(..count_len)?, args.raw()];
+        let mut len = 0usize;
+        for part in parts {
+            let end = len.checked_add(part.len())?;
+            buf.get_mut(len..end)?.copy_from_slice(part);
+            len = end;
+        }
+        Some(Self {
+            raw: buf.get(..len)?,
+        })
+    }
+
+    /// The command name.
+    #[must_use]
+    pub fn cmd(&self) -> &'a [u8] {
+        let end = crate::bytes::find_nul(self.raw).unwrap_or(self.raw.len());
+        self.raw.get(..end).unwrap_or_default()
+    }
+
+    /// The arguments.
+    #[must_use]
+    pub fn args(&self) -> Args<'a> {
+        let mut c = Cursor::new(self.raw);
+        let _ = c.cstr_bytes();
+        let _ = int(&mut c);
+        Args { raw: c.rest() }
+    }
+
+    /// The wire form (see the type).
+    #[must_use]
+    pub const fn as_bytes(&self) -> &'a [u8] {
+        self.raw
+    }
+}
+
+impl core::fmt::Debug for CommandLine<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("CommandLine")
+            .field("cmd", &self.cmd())
+            .field("args", &self.args())
+            .finish()
+    }
+}
+
 /// An EX message: a UUID and its payload, borrowed. [`Ex::parse`] decodes
 /// the payload of the known kinds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Ex<'a> {
-    /// The extension's UUID.
-    pub uuid: Uuid,
+    /// The extension's UUID (borrowed from the file: a UUID kept by
+    /// value made every [`Message`], and so every record, 8 bytes wider).
+    pub uuid: &'a Uuid,
     /// The payload, exactly `size` bytes.
     pub data: &'a [u8],
 }
@@ -290,7 +366,7 @@ impl<'a> Ex<'a> {
     /// The name of a known UUID, e.g. `"teehistorian-player-name@ddnet.org"`.
     #[must_use]
     pub fn name(&self) -> Option<&'static str> {
-        uuids::name(&self.uuid)
+        uuids::name(self.uuid)
     }
 
     /// Decodes the payload: a typed [`ExMessage`] for every UUID of
@@ -301,7 +377,7 @@ impl<'a> Ex<'a> {
     pub fn parse(&self) -> Result<ExMessage<'a>> {
         let mut c = Cursor::new(self.data);
         let c = &mut c;
-        Ok(match uuids::known(&self.uuid) {
+        Ok(match uuids::known(self.uuid) {
             Some(Known::Test) => ExMessage::Test,
             Some(Known::DdnetVersionOld) => ExMessage::DdnetVersionOld {
                 cid: int(c)?,
@@ -366,7 +442,7 @@ impl<'a> Ex<'a> {
                 time: int(c)?,
             },
             None => ExMessage::Unknown {
-                uuid: self.uuid,
+                uuid: *self.uuid,
                 data: self.data,
             },
         })
@@ -627,30 +703,13 @@ pub(crate) fn read_body<'a>(id: i32, c: &mut Cursor<'a>, start: usize) -> Result
             cid: int(c)?,
             reason: c.cstr_bytes()?,
         },
-        ID_CONSOLE_COMMAND => {
-            let cid = int(c)?;
-            let flags = int(c)?;
-            let cmd = c.cstr_bytes()?;
-            let count = len(c, "negative CONSOLE_COMMAND argument count")?;
-            let start = c.position();
-            let rest = c.rest();
-            // Each argument takes at least its NUL, so this is bounded by
-            // the input, whatever `count` claims.
-            for _ in 0..count {
-                c.cstr_bytes()?;
-            }
-            let raw = rest
-                .get(..c.position().saturating_sub(start))
-                .unwrap_or_default();
-            Message::ConsoleCommand {
-                cid,
-                flags,
-                cmd,
-                args: Args { raw },
-            }
-        }
+        ID_CONSOLE_COMMAND => Message::ConsoleCommand {
+            cid: int(c)?,
+            flags: int(c)?,
+            line: read_line(c)?,
+        },
         ID_EX => {
-            let uuid = uuid(c)?;
+            let uuid = Uuid::from_bytes_ref(c.array_ref::<16>()?);
             let size = len(c, "negative EX size")?;
             Message::Ex(Ex {
                 uuid,
@@ -661,10 +720,34 @@ pub(crate) fn read_body<'a>(id: i32, c: &mut Cursor<'a>, start: usize) -> Result
     })
 }
 
-fn input(c: &mut Cursor<'_>) -> Result<Input> {
-    let mut out = [0i32; INPUT_INTS];
-    for v in &mut out {
+/// The ten packed ints of an input: kept decoded if they have the usual
+/// shape ([`PackedInput`]), else borrowed.
+fn input<'a>(c: &mut Cursor<'a>) -> Result<PackedInput<'a>> {
+    let start = c.position();
+    let rest = c.rest();
+    let mut ints = [0i32; INPUT_INTS];
+    for v in &mut ints {
         *v = int(c)?;
     }
-    Ok(out)
+    let bytes = rest
+        .get(..c.position().saturating_sub(start))
+        .unwrap_or_default();
+    Ok(PackedInput::from_decoded(&ints, bytes))
+}
+
+/// A CONSOLE_COMMAND's command name and arguments (see [`CommandLine`]).
+fn read_line<'a>(c: &mut Cursor<'a>) -> Result<CommandLine<'a>> {
+    let start = c.position();
+    let rest = c.rest();
+    c.cstr_bytes()?;
+    let count = len(c, "negative CONSOLE_COMMAND argument count")?;
+    // Each argument takes at least its NUL, so this is bounded by the
+    // input, whatever `count` claims.
+    for _ in 0..count {
+        c.cstr_bytes()?;
+    }
+    let raw = rest
+        .get(..c.position().saturating_sub(start))
+        .unwrap_or_default();
+    Ok(CommandLine { raw })
 }

@@ -50,6 +50,7 @@
 mod command;
 mod decoder;
 mod header;
+mod input;
 mod iter;
 mod message;
 mod names;
@@ -66,11 +67,11 @@ mod writer;
 pub use command::{CFGFLAG_CHAT, CFGFLAG_SERVER, Command, CommandSource};
 pub use decoder::{Decoder, Item, MAX_RECORD, Record};
 pub use header::{Header, JsonStr, TeehistorianHeader};
+pub use input::{INPUT_INTS, Input, PackedInput};
 pub use iter::TeehistorianIter;
 pub use message::{
-    Args, Ex, ExMessage, ID_CONSOLE_COMMAND, ID_DROP, ID_EX, ID_FINISH, ID_INPUT_DIFF,
-    ID_INPUT_NEW, ID_JOIN, ID_MESSAGE, ID_PLAYER_NEW, ID_PLAYER_OLD, ID_TICK_SKIP, INPUT_INTS,
-    Input, Kind, Message,
+    Args, CommandLine, Ex, ExMessage, ID_CONSOLE_COMMAND, ID_DROP, ID_EX, ID_FINISH, ID_INPUT_DIFF,
+    ID_INPUT_NEW, ID_JOIN, ID_MESSAGE, ID_PLAYER_NEW, ID_PLAYER_OLD, ID_TICK_SKIP, Kind, Message,
 };
 pub use names::{NAME_CAPACITY, PlayerNames};
 pub use player_state::{MAX_CLIENTS, Player, PlayerState};

@@ -1,6 +1,7 @@
 //! Absolute player positions and inputs, rebuilt from the diffs.
 
-use super::message::{Input, Message};
+use super::input::Input;
+use super::message::Message;
 use crate::error::{Error, ErrorKind, Result};
 
 /// DDNet's `MAX_CLIENTS` since 2021: client ids 0..=127 (debug dummies
@@ -102,13 +103,13 @@ impl<const N: usize> PlayerState<N> {
             }
             Message::InputDiff { cid, diff } => match &mut self.slot(cid)?.input {
                 Some(input) => {
-                    for (v, d) in input.iter_mut().zip(diff) {
+                    for (v, d) in input.iter_mut().zip(diff.get()) {
                         *v = v.wrapping_add(d);
                     }
                 }
                 None => return Err(Error::corrupt("INPUT_DIFF without earlier input", 0)),
             },
-            Message::InputNew { cid, input } => self.slot(cid)?.input = Some(input),
+            Message::InputNew { cid, input } => self.slot(cid)?.input = Some(input.get()),
             _ => {}
         }
         Ok(())
@@ -137,6 +138,7 @@ fn dead() -> Error {
 )]
 mod tests {
     use super::*;
+    use crate::teehistorian::PackedInput;
 
     #[test]
     fn applies_diffs_with_wrapping() {
@@ -156,15 +158,23 @@ mod tests {
         assert_eq!(s.get(3).unwrap().pos, Some((i32::MIN, -10)));
         let mut input = [0; 10];
         input[1] = 100;
-        s.apply(&Message::InputNew { cid: 3, input }).unwrap();
+        s.apply(&Message::InputNew {
+            cid: 3,
+            input: PackedInput::from_ints(&input),
+        })
+        .unwrap();
         let mut diff = [0; 10];
         diff[1] = -150;
-        s.apply(&Message::InputDiff { cid: 3, diff }).unwrap();
+        s.apply(&Message::InputDiff {
+            cid: 3,
+            diff: PackedInput::from_ints(&diff),
+        })
+        .unwrap();
         assert_eq!(s.get(3).unwrap().input.unwrap()[1], -50);
         // A new connection in the slot: INPUT_NEW overwrites.
         s.apply(&Message::InputNew {
             cid: 3,
-            input: [7; 10],
+            input: PackedInput::from_ints(&[7; 10]),
         })
         .unwrap();
         assert_eq!(s.get(3).unwrap().input, Some([7; 10]));
@@ -185,7 +195,7 @@ mod tests {
             Message::PlayerOld { cid: 1 },
             Message::InputDiff {
                 cid: 1,
-                diff: [0; 10],
+                diff: PackedInput::from_ints(&[0; 10]),
             },
             Message::PlayerOld { cid: 64 },
             Message::PlayerOld { cid: -1 },

@@ -47,25 +47,22 @@ fn message_entries<M: SerializeMap>(m: &mut M, message: &Message<'_>) -> Result<
         Message::TickSkip { dt } => entries!(m, { "dt" => dt }),
         Message::PlayerNew { cid, x, y } => entries!(m, { "cid" => cid, "x" => x, "y" => y }),
         Message::PlayerOld { cid } | Message::Join { cid } => entries!(m, { "cid" => cid }),
-        Message::InputDiff { cid, diff } => entries!(m, { "cid" => cid, "diff" => diff }),
-        Message::InputNew { cid, input } => entries!(m, { "cid" => cid, "input" => input }),
+        Message::InputDiff { cid, diff } => entries!(m, { "cid" => cid, "diff" => diff.get() }),
+        Message::InputNew { cid, input } => {
+            entries!(m, { "cid" => cid, "input" => input.get() })
+        }
         Message::PlayerMessage { cid, data } => {
             entries!(m, { "cid" => cid, "data" => Bytes(data) })
         }
         Message::Drop { cid, reason } => {
             entries!(m, { "cid" => cid, "reason" => LossyStr(reason) })
         }
-        Message::ConsoleCommand {
-            cid,
-            flags,
-            cmd,
-            args,
-        } => entries!(m, {
+        Message::ConsoleCommand { cid, flags, line } => entries!(m, {
             "cid" => cid,
             "flags" => flags,
             "source" => CommandSource::of(cid, flags).name(),
-            "cmd" => LossyStr(cmd),
-            "args" => args,
+            "cmd" => LossyStr(line.cmd()),
+            "args" => line.args(),
         }),
         Message::Ex(ex) => ex_entries(m, &ex)?,
     }
@@ -74,7 +71,7 @@ fn message_entries<M: SerializeMap>(m: &mut M, message: &Message<'_>) -> Result<
 
 /// An EX message's `uuid`, `name` and `fields` (or `error`).
 fn ex_entries<M: SerializeMap>(m: &mut M, ex: &Ex<'_>) -> Result<(), M::Error> {
-    entries!(m, { "uuid" => UuidStr(ex.uuid), "name" => ex.name() });
+    entries!(m, { "uuid" => UuidStr(*ex.uuid), "name" => ex.name() });
     match ex.parse() {
         Ok(typed) => entries!(m, { "fields" => typed }),
         Err(e) => entries!(m, { "error" => e }),

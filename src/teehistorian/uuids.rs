@@ -196,7 +196,7 @@ mod tests {
         for &(uuid, name_of) in &NAMES {
             assert_eq!(name(&uuid), Some(name_of));
             let parsed = Ex {
-                uuid,
+                uuid: &uuid,
                 data: &payload,
             }
             .parse()
@@ -210,7 +210,7 @@ mod tests {
             assert_eq!(known(&other), None);
             assert_eq!(name(&other), None);
             let parsed = Ex {
-                uuid: other,
+                uuid: &other,
                 data: &payload,
             }
             .parse()

@@ -148,7 +148,7 @@ impl TeehistorianWriter {
         self.write(
             tick,
             &Message::Ex(Ex {
-                uuid: ex.uuid(),
+                uuid: &ex.uuid(),
                 data: &data,
             }),
         )
@@ -191,11 +191,11 @@ fn encode(msg: &Message<'_>, out: &mut Vec<u8>) -> Result<()> {
         Message::PlayerOld { cid } => ints(&[ID_PLAYER_OLD, cid], out),
         Message::InputDiff { cid, diff } => {
             ints(&[ID_INPUT_DIFF, cid], out);
-            ints(&diff, out);
+            ints(&diff.get(), out);
         }
         Message::InputNew { cid, input } => {
             ints(&[ID_INPUT_NEW, cid], out);
-            ints(&input, out);
+            ints(&input.get(), out);
         }
         Message::PlayerMessage { cid, data } => {
             ints(&[ID_MESSAGE, cid], out);
@@ -207,14 +207,10 @@ fn encode(msg: &Message<'_>, out: &mut Vec<u8>) -> Result<()> {
             ints(&[ID_DROP, cid], out);
             cstr(reason, out)?;
         }
-        Message::ConsoleCommand {
-            cid,
-            flags,
-            cmd,
-            args,
-        } => {
+        Message::ConsoleCommand { cid, flags, line } => {
+            let args = line.args();
             ints(&[ID_CONSOLE_COMMAND, cid, flags], out);
-            cstr(cmd, out)?;
+            cstr(line.cmd(), out)?;
             len(args.len(), out)?;
             out.extend_from_slice(Args::raw(&args));
         }
@@ -303,7 +299,7 @@ fn encode_ex(ex: &ExMessage<'_>, out: &mut Vec<u8>) -> Result<()> {
     reason = "unit tests: a panic is the failure report"
 )]
 mod tests {
-    use super::super::{SAMPLE, TeehistorianIter};
+    use super::super::{PackedInput, SAMPLE, TeehistorianIter};
     use super::*;
 
     /// The recipe of [`SAMPLE`](super::super::SAMPLE).
@@ -333,7 +329,7 @@ mod tests {
             1,
             &Message::InputNew {
                 cid: 0,
-                input: [0; 10],
+                input: PackedInput::from_ints(&[0; 10]),
             },
         )
         .unwrap();

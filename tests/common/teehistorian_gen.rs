@@ -8,7 +8,9 @@
     clippy::arithmetic_side_effects
 )]
 
-use gamefmt::teehistorian::{Args, ExMessage, Message, TeehistorianWriter};
+use gamefmt::teehistorian::{
+    Args, CommandLine, ExMessage, Message, PackedInput, TeehistorianWriter,
+};
 
 const HEADER: &str = r#"{"comment":"teehistorian@ddnet.tw","version":"2","version_minor":"22","game_uuid":"00000000-0000-4000-8000-0000000be0c4","server_version":"gamefmt generator","map_name":"generated","config":{"sv_max_clients":"64"},"tuning":{}}"#;
 
@@ -28,7 +30,8 @@ pub fn generate(target: usize, mut sink: impl FnMut(&[u8])) -> (usize, u64) {
     let mut alive = [false; 64];
     let mut has_input = [false; 64];
     let (mut written, mut messages, mut tick) = (0usize, 0u64, 0i32);
-    let args = Args::from_raw(b"hello\0");
+    let mut line_buf = [0u8; 16];
+    let line = CommandLine::encode(b"say", Args::from_raw(b"hello\0"), &mut line_buf).unwrap();
     while written < target {
         tick += if rng() % 50 == 0 {
             1 + (rng() % 5) as i32
@@ -71,6 +74,7 @@ pub fn generate(target: usize, mut sink: impl FnMut(&[u8])) -> (usize, u64) {
             v[0] = (r % 3) as i32 - 1;
             v[1] = (r >> 8) as i32 % 200;
             v[2] = (r >> 16) as i32 % 200;
+            let v = PackedInput::from_ints(&v);
             let msg = if has_input[cid] {
                 Message::InputDiff {
                     cid: cid as i32,
@@ -104,8 +108,7 @@ pub fn generate(target: usize, mut sink: impl FnMut(&[u8])) -> (usize, u64) {
                 &Message::ConsoleCommand {
                     cid: 3,
                     flags: 8,
-                    cmd: b"say",
-                    args,
+                    line,
                 },
             )
             .unwrap();

@@ -116,10 +116,8 @@ fn recording_chat_lists_every_chat_command() {
         let want: Vec<String> = iter
             .map_while(Result::ok)
             .filter_map(|r| match r.message {
-                Message::ConsoleCommand {
-                    cid, flags, cmd, ..
-                } if cid >= 0 && flags & 128 != 0 => {
-                    Some(format!("/{}", String::from_utf8_lossy(cmd)))
+                Message::ConsoleCommand { cid, flags, line } if cid >= 0 && flags & 128 != 0 => {
+                    Some(format!("/{}", String::from_utf8_lossy(line.cmd())))
                 }
                 _ => None,
             })
@@ -330,9 +328,9 @@ fn rcon_and_broadcast_lines_behind_their_flags() {
         .unwrap()
         .map_while(Result::ok)
         .filter_map(|r| match r.message {
-            Message::ConsoleCommand {
-                cid, flags, cmd, ..
-            } if cid >= 0 && flags & 128 == 0 => Some(String::from_utf8_lossy(cmd).into_owned()),
+            Message::ConsoleCommand { cid, flags, line } if cid >= 0 && flags & 128 == 0 => {
+                Some(String::from_utf8_lossy(line.cmd()).into_owned())
+            }
             _ => None,
         })
         .collect();
