@@ -67,7 +67,10 @@ impl<'a> PackedInput<'a> {
     pub(crate) fn from_decoded(ints: &Input, bytes: &'a [u8]) -> Self {
         let [direction, x, y, rest @ ..] = *ints;
         let mut ones = [0u8; 8];
-        for (byte, &v) in ones.iter_mut().zip(core::iter::once(&direction).chain(&rest)) {
+        for (byte, &v) in ones
+            .iter_mut()
+            .zip(core::iter::once(&direction).chain(&rest))
+        {
             match i8::try_from(v) {
                 Ok(small) => *byte = small.to_le_bytes()[0],
                 Err(_) => return Self(Repr::Packed(bytes)),

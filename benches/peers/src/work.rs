@@ -9,7 +9,7 @@ use gamefmt::datafile::DatafileView;
 use gamefmt::demo::{Chunk, ChunkKind, DemoView, OwnedBuffers, Reconstructor};
 use gamefmt::map::MapView;
 use gamefmt::slippi::{Event, GeckoList, Reassembler, SlippiEventIter, SlippiView};
-use gamefmt::teehistorian::{Message, Record, TeehistorianIter, TeehistorianWriter};
+use gamefmt::teehistorian::{Message, PackedInput, Record, TeehistorianIter, TeehistorianWriter};
 
 use crate::{Count, Side, median};
 
@@ -207,8 +207,9 @@ pub fn teehistorian_sides(fold: bool) -> (Side<'static>, Side<'static>) {
         work: if fold {
             "TeehistorianIter::for_each: header parsed, every message decoded \
              to its typed variant with its tick tracked (ticks summed), every \
-             EX message parsed to its typed form; count = messages until \
-             FINISH, the end or the first error"
+             EX message parsed to its typed form, every input's ten ints \
+             taken; count = messages until FINISH, the end or the first \
+             error"
         } else {
             "the same through a `for` loop over TeehistorianIter::next"
         },
@@ -261,7 +262,7 @@ pub fn teehistorian_sides(fold: bool) -> (Side<'static>, Side<'static>) {
 }
 
 /// What our side does with each record: counts it and sums its tick (an
-/// EX message is parsed to its typed form).
+/// EX message is parsed to its typed form, an input's ten ints are taken).
 #[derive(Default)]
 struct Tally {
     messages: u64,
@@ -274,8 +275,16 @@ impl Tally {
         // The iterator is fused: after an error there are no more.
         let Ok(r) = r else { return };
         self.ticks += i64::from(r.tick);
-        if let Message::Ex(ex) = &r.message {
-            let _ = black_box(ex.parse());
+        // What the peer decodes in its chunks, decoded here: EX payloads
+        // by UUID, inputs to their ints.
+        match &r.message {
+            Message::Ex(ex) => {
+                let _ = black_box(ex.parse());
+            }
+            Message::InputDiff { diff: input, .. } | Message::InputNew { input, .. } => {
+                black_box(input.get());
+            }
+            _ => {}
         }
         black_box(&r);
         self.messages += 1;
@@ -295,9 +304,9 @@ impl Tally {
 /// UUIDs; the tiny files here stay under 100 bytes): 33 to 98 bytes each.
 pub fn teehistorian_tiny() -> Vec<(String, Vec<u8>)> {
     use Message::*;
-    let input = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
-    let mut changed = input;
-    changed[0] = 0;
+    let input = PackedInput::from_ints(&[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    let diff = PackedInput::from_ints(&[-1, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    let changed = PackedInput::from_ints(&[0, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     let tests: [(&str, &[(i32, Message<'_>)]); 9] = [
         ("Finished", &[]),
         (
@@ -373,10 +382,7 @@ pub fn teehistorian_tiny() -> Vec<(String, Vec<u8>)> {
                 (1, InputNew { cid: 0, input }),
                 (
                     1,
-                    InputDiff {
-                        cid: 0,
-                        diff: [-1, 0, 0, 0, 0, 0, 0, 0, 0, 0],
-                    },
+                    InputDiff { cid: 0, diff },
                 ),
                 (
                     1,
