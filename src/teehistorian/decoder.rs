@@ -649,6 +649,13 @@ pub(crate) fn short_player_diff<'a>(
     player_diff_narrow(ticks, first_word(input)?)
 }
 
+/// Whether `input` starts with a message [`short_player_diff`] decodes
+/// (unless the tick overflows): a test before calling a loop of them.
+#[inline(always)]
+pub(crate) fn starts_short_player_diff(input: &[u8]) -> bool {
+    first_word(input).is_some_and(|word| word & NARROW_MASK == 0)
+}
+
 /// The PLAYER_DIFF part of [`short_message`] for a cid of two bytes
 /// (64..=8191: DDNet's servers of more than 64 clients) and moves of a
 /// byte each. Separate from [`short_player_diff`], so that each has its
@@ -670,12 +677,16 @@ fn first_word(input: &[u8]) -> Option<u32> {
     Some(u32::from_le_bytes(*input.first_chunk::<4>()?))
 }
 
+/// The bits of a message's first four bytes that are clear in a narrow
+/// PLAYER_DIFF: one test for the three bytes (the fourth is ignored); a
+/// one-byte non-negative id is a PLAYER_DIFF's cid (0..=63), and its two
+/// moves take a byte each.
+const NARROW_MASK: u32 = 0x0080_80C0;
+
 /// [`short_player_diff`] on the message's first four bytes, `word`.
 #[inline(always)]
 fn player_diff_narrow<'a>(ticks: &mut TickState, word: u32) -> Option<(Message<'a>, i32, usize)> {
-    // One test for the three bytes (the fourth is ignored).
-    // A one-byte non-negative id is a PLAYER_DIFF's cid (0..=63).
-    if word & 0x0080_80C0 != 0 {
+    if word & NARROW_MASK != 0 {
         return None;
     }
     let [id, dx, dy, _] = word.to_le_bytes();
