@@ -275,7 +275,8 @@ impl<'a> Args<'a> {
 ///
 /// One slice for both (two made every [`Message`], and so every record a
 /// decoder yields, 16 bytes wider, which a loop that stores its records
-/// wrote for every message); the decoder has checked it.
+/// wrote for every message); the decoder has checked it. Two are equal
+/// when their names and arguments are (however the count was packed).
 ///
 /// ```
 /// use gamefmt::teehistorian::{Args, CommandLine};
@@ -283,8 +284,11 @@ impl<'a> Args<'a> {
 /// let line = CommandLine::encode(b"tune", Args::from_raw(b"gravity\00.25\0"), &mut buf).unwrap();
 /// assert_eq!(line.cmd(), b"tune");
 /// assert_eq!(line.args().iter().collect::<Vec<_>>(), [&b"gravity"[..], b"0.25"]);
+/// // The count 2 in a longer form than DDNet's: the same command line.
+/// assert_eq!(CommandLine::new(b"tune\0\x82\x00gravity\00.25\0"), Some(line));
+/// assert_eq!(CommandLine::new(b"tune\0\x02gravity\0"), None);
 /// ```
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct CommandLine<'a> {
     raw: &'a [u8],
 }
@@ -341,6 +345,14 @@ impl<'a> CommandLine<'a> {
         self.raw
     }
 }
+
+impl PartialEq for CommandLine<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmd() == other.cmd() && self.args() == other.args()
+    }
+}
+
+impl Eq for CommandLine<'_> {}
 
 impl core::fmt::Debug for CommandLine<'_> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
