@@ -14,7 +14,7 @@
 
 use core::fmt;
 
-use crate::varint;
+use crate::bytes::Cursor;
 
 /// Number of ints in a player input (`CNetObj_PlayerInput`): direction,
 /// target x, target y, jump, fire, hook, player flags, wanted weapon, next
@@ -54,12 +54,11 @@ impl<'a> PackedInput<'a> {
     /// The input packed in `bytes`, if they are exactly ten packed ints.
     #[must_use]
     pub fn new(bytes: &'a [u8]) -> Option<Self> {
-        let mut rest = bytes;
+        let mut c = Cursor::new(bytes);
         for _ in 0..INPUT_INTS {
-            let (_, len) = varint::decode(rest).ok()?;
-            rest = rest.get(len..)?;
+            c.packed_int().ok()?;
         }
-        rest.is_empty().then_some(Self(Repr::Packed(bytes)))
+        c.is_empty().then_some(Self(Repr::Packed(bytes)))
     }
 
     /// `ints`, decoded from `bytes` (exactly their packed form): kept
@@ -110,21 +109,13 @@ impl<'a> PackedInput<'a> {
     }
 }
 
-/// Ten packed ints, int by int.
+/// Ten packed ints (checked: [`PackedInput::new`] or the decoder), int by
+/// int.
 fn unpack(bytes: &[u8]) -> Input {
+    let mut c = Cursor::new(bytes);
     let mut out = [0i32; INPUT_INTS];
-    let mut rest = bytes;
     for v in &mut out {
-        if let Some(&first) = rest.first().filter(|&&b| b & 0x80 == 0) {
-            *v = varint::decode_one_byte(first);
-            rest = rest.get(1..).unwrap_or_default();
-            continue;
-        }
-        let Ok((value, len)) = varint::decode(rest) else {
-            break;
-        };
-        *v = value;
-        rest = rest.get(len..).unwrap_or_default();
+        *v = c.packed_int().unwrap_or(0);
     }
     out
 }
@@ -146,6 +137,7 @@ impl fmt::Debug for PackedInput<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::varint;
 
     #[test]
     fn checks_and_compares_by_value() {
