@@ -146,6 +146,19 @@ impl<'a> Cursor<'a> {
         Ok(out)
     }
 
+    /// Runs `read` on this cursor and returns what it returned with the
+    /// bytes it took (a field made of several reads, borrowed whole).
+    #[inline]
+    pub fn span<T>(&mut self, read: impl FnOnce(&mut Self) -> Result<T>) -> Result<(T, &'a [u8])> {
+        let start = self.pos;
+        let rest = self.rest();
+        let value = read(self)?;
+        let taken = rest
+            .get(..self.pos.saturating_sub(start))
+            .unwrap_or_default();
+        Ok((value, taken))
+    }
+
     /// The next `N` bytes, borrowed as an array.
     #[inline]
     pub fn array_ref<const N: usize>(&mut self) -> Result<&'a [u8; N]> {

@@ -285,7 +285,7 @@ impl Decoder {
     /// of magic: up to the NUL, or all of `input`.
     fn header_piece<'a>(&mut self, input: &'a [u8], skip: usize) -> Option<(Item<'a>, usize)> {
         let rest = input.get(skip..).filter(|r| !r.is_empty())?;
-        let (json, consumed, last) = match rest.iter().position(|&b| b == 0) {
+        let (json, consumed, last) = match crate::bytes::find_nul(rest) {
             Some(nul) => (rest.get(..nul)?, nul.saturating_add(1), true),
             None => (rest, rest.len(), false),
         };

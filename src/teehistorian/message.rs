@@ -735,31 +735,27 @@ pub(crate) fn read_body<'a>(id: i32, c: &mut Cursor<'a>, start: usize) -> Result
 /// The ten packed ints of an input: kept decoded if they have the usual
 /// shape ([`PackedInput`]), else borrowed.
 fn input<'a>(c: &mut Cursor<'a>) -> Result<PackedInput<'a>> {
-    let start = c.position();
-    let rest = c.rest();
-    let mut ints = [0i32; INPUT_INTS];
-    for v in &mut ints {
-        *v = int(c)?;
-    }
-    let bytes = rest
-        .get(..c.position().saturating_sub(start))
-        .unwrap_or_default();
+    let (ints, bytes) = c.span(|c| {
+        let mut ints = [0i32; INPUT_INTS];
+        for v in &mut ints {
+            *v = int(c)?;
+        }
+        Ok(ints)
+    })?;
     Ok(PackedInput::from_decoded(&ints, bytes))
 }
 
 /// A CONSOLE_COMMAND's command name and arguments (see [`CommandLine`]).
 fn read_line<'a>(c: &mut Cursor<'a>) -> Result<CommandLine<'a>> {
-    let start = c.position();
-    let rest = c.rest();
-    c.cstr_bytes()?;
-    let count = len(c, "negative CONSOLE_COMMAND argument count")?;
-    // Each argument takes at least its NUL, so this is bounded by the
-    // input, whatever `count` claims.
-    for _ in 0..count {
+    let ((), raw) = c.span(|c| {
         c.cstr_bytes()?;
-    }
-    let raw = rest
-        .get(..c.position().saturating_sub(start))
-        .unwrap_or_default();
+        let count = len(c, "negative CONSOLE_COMMAND argument count")?;
+        // Each argument takes at least its NUL, so this is bounded by the
+        // input, whatever `count` claims.
+        for _ in 0..count {
+            c.cstr_bytes()?;
+        }
+        Ok(())
+    })?;
     Ok(CommandLine { raw })
 }
