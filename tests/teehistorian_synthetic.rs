@@ -561,3 +561,50 @@ fn invalid_input_is_a_clean_error_and_fuses() {
     );
     assert!(TeehistorianWriter::new("{\"version\":\"2\"}\0").is_err());
 }
+
+/// A body shorter than `fold`'s short-input limit (64 bytes) takes its
+/// general path alone, handing each record on after the next is decoded:
+/// at every cut and with every byte changed, `fold` yields exactly what
+/// `next` yields (odd and even counts, errors, FINISH, a cut message).
+#[test]
+fn short_input_fold_equals_next_at_every_cut_and_byte() {
+    // JOIN 1, TICK_SKIP 0, PLAYER_NEW 1 (3, -5), PLAYER_DIFF 1 (1, 1),
+    // INPUT_NEW 1 (ten ints), DROP 1 (empty reason), FINISH.
+    let body: Vec<u8> = [
+        &[0x47, 0x01][..],
+        &[0x41, 0x00],
+        &[0x42, 0x01, 0x03, 0x44],
+        &[0x01, 0x01, 0x01],
+        &[0x45, 0x01, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0],
+        &[0x48, 0x01, 0x00],
+        &[0x40],
+    ]
+    .concat();
+    assert!(body.len() < 64);
+    let whole = file(&body);
+    let check = |bytes: &[u8]| {
+        let Ok(iter) = TeehistorianIter::new(bytes) else {
+            return;
+        };
+        let by_next: Vec<_> = iter.collect();
+        let mut by_fold = Vec::new();
+        TeehistorianIter::new(bytes)
+            .unwrap()
+            .for_each(|item| by_fold.push(item));
+        assert_eq!(by_fold, by_next, "{bytes:?}");
+    };
+    let (records, end) = decode(&whole);
+    assert_eq!(records.len(), 7);
+    assert_eq!(records.last().unwrap().message, Message::Finish);
+    assert_eq!(end, Some(End::Complete));
+    for cut in body_start()..=whole.len() {
+        check(&whole[..cut]);
+    }
+    for at in body_start()..whole.len() {
+        for value in [0x00, 0x3F, 0x40, 0x4B, 0x7F, 0x80, 0xFF] {
+            let mut bytes = whole.clone();
+            bytes[at] = value;
+            check(&bytes);
+        }
+    }
+}
