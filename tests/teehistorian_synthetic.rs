@@ -586,7 +586,11 @@ fn short_input_fold_equals_next_at_every_cut_and_byte() {
         let Ok(iter) = TeehistorianIter::new(bytes) else {
             return;
         };
-        let by_next: Vec<_> = iter.collect();
+        // A `for` loop calls `next`; `for_each` runs `fold`.
+        let mut by_next = Vec::new();
+        for item in iter {
+            by_next.push(item);
+        }
         let mut by_fold = Vec::new();
         TeehistorianIter::new(bytes)
             .unwrap()
