@@ -6,7 +6,7 @@
 
 use uuid::Uuid;
 
-use super::input::{INPUT_INTS, PackedInput};
+use super::input::{PackedInput, read_ints};
 use super::uuids::{self, Known};
 use crate::bytes::Cursor;
 use crate::error::{Error, Result};
@@ -735,13 +735,7 @@ pub(crate) fn read_body<'a>(id: i32, c: &mut Cursor<'a>, start: usize) -> Result
 /// The ten packed ints of an input: kept decoded if they have the usual
 /// shape ([`PackedInput`]), else borrowed.
 fn input<'a>(c: &mut Cursor<'a>) -> Result<PackedInput<'a>> {
-    let (ints, bytes) = c.span(|c| {
-        let mut ints = [0i32; INPUT_INTS];
-        for v in &mut ints {
-            *v = int(c)?;
-        }
-        Ok(ints)
-    })?;
+    let (ints, bytes) = c.span(read_ints)?;
     Ok(PackedInput::from_decoded(&ints, bytes))
 }
 
